@@ -1,0 +1,195 @@
+"""The command line: play (default), rules, simulate, host, join."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from pokeroulette_tui import __version__
+from pokeroulette_tui.engine.rules import OPTION_HELP, PRESET_NOTES, PRESETS, RuleError, RuleSet, preset
+
+
+class CliError(Exception):
+    """A command-line mistake: printed as one line, exit status 2."""
+
+
+def parse_rule_overrides(pairs: Sequence[str], base: RuleSet) -> RuleSet:
+    """``--rule name=value`` pairs applied to a rule set, values parsed by the option's type.
+
+    >>> parse_rule_overrides(["ante=5", "stock_to_active=yes"], RuleSet()).ante
+    5
+    """
+    changes: dict[str, object] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise CliError(f"--rule takes name=value, got {pair!r}")
+        name, _, raw = pair.partition("=")
+        name = name.strip()
+        if name not in OPTION_HELP:
+            raise CliError(f"unknown rule option {name!r}; `pokeroulette rules --list` shows them")
+        current = getattr(base, name)
+        if isinstance(current, bool):
+            low = raw.strip().lower()
+            if low not in ("yes", "no", "true", "false", "on", "off", "1", "0"):
+                raise CliError(f"{name} takes yes or no, got {raw!r}")
+            changes[name] = low in ("yes", "true", "on", "1")
+        elif isinstance(current, int):
+            try:
+                changes[name] = int(raw)
+            except ValueError:
+                raise CliError(f"{name} takes a whole number, got {raw!r}") from None
+        else:
+            changes[name] = raw.strip()
+    try:
+        return base.replace(**changes)
+    except RuleError as exc:
+        raise CliError(str(exc)) from None
+
+
+def rules_from_args(args: argparse.Namespace) -> RuleSet:
+    try:
+        base = preset(args.preset)
+    except RuleError as exc:
+        raise CliError(str(exc)) from None
+    return parse_rule_overrides(args.rule or [], base)
+
+
+def _add_rules_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--preset", default="classic", help=f"rule preset: {', '.join(PRESETS)}")
+    p.add_argument("--rule", action="append", metavar="NAME=VALUE",
+                   help="change one rule option (repeatable), e.g. --rule ante=5")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pokeroulette", description="Poker Roulette and five-card draw in the terminal.")
+    parser.add_argument("--version", action="version", version=f"pokeroulette {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="play at this terminal (the default)")
+    _add_rules_args(play)
+    play.add_argument("--players", type=int, default=None, help="seats at the table (2-10)")
+    play.add_argument("--humans", type=int, default=None, help="human seats (hot-seat); the rest are bots")
+    play.add_argument("--bot", default=None, help="bot level: random, simple or strong")
+    play.add_argument("--seed", type=int, default=None, help="fixed shuffle (for testing and replays)")
+    play.add_argument("--new", action="store_true", help="start a new game, ignoring any autosave")
+    play.add_argument("--setup", action="store_true", help="open the table-setup screen first")
+
+    rules = sub.add_parser("rules", help="print a rule set in plain words")
+    _add_rules_args(rules)
+    rules.add_argument("--list", action="store_true", help="list every option with a line of help")
+    rules.add_argument("--json", action="store_true", help="print the options as JSON")
+
+    sim = sub.add_parser("simulate", help="play bot games with no screen and report")
+    _add_rules_args(sim)
+    sim.add_argument("--games", type=int, default=10)
+    sim.add_argument("--players", type=int, default=4)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--bots", default="random", help="one level for all, or comma-separated per seat")
+    sim.add_argument("--max-hands", type=int, default=200, help="stop a game after this many hands")
+    sim.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
+
+    host = sub.add_parser("host", help="host a table on the network")
+    _add_rules_args(host)
+    host.add_argument("--port", type=int, default=7777)
+    host.add_argument("--bind", default="0.0.0.0")
+    host.add_argument("--password", default=None)
+    host.add_argument("--name", default=None, help="your name at the table")
+    host.add_argument("--headless", action="store_true", help="host without sitting at the table")
+    host.add_argument("--resume", default=None, metavar="FILE", help="resume a saved table")
+    host.add_argument("--bots", type=int, default=0, help="bot seats to add at the start")
+    host.add_argument("--turn-timeout", type=float, default=60.0, help="seconds per turn (0 = none)")
+
+    join = sub.add_parser("join", help="join a table hosted on the network")
+    join.add_argument("address", metavar="HOST[:PORT]")
+    join.add_argument("--name", required=True)
+    join.add_argument("--password", default=None)
+    join.add_argument("--spectate", action="store_true", help="watch, seeing public cards only")
+    return parser
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    r = rules_from_args(args)
+    if args.json:
+        print(json.dumps(r.to_dict(), indent=2))
+        return 0
+    if args.list:
+        for name, text in OPTION_HELP.items():
+            print(f"{name:26} {str(getattr(r, name)):12} {text}")
+        return 0
+    print(f"Rules: preset {args.preset} ({PRESET_NOTES[args.preset]})")
+    for line in r.describe():
+        print("  " + line)
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from pokeroulette_tui.bots import LEVELS
+    from pokeroulette_tui.simulate import simulate
+
+    r = rules_from_args(args)
+    if args.games < 1 or args.games > 1_000_000:
+        raise CliError("--games must be between 1 and 1000000")
+    lo, hi = (r.min_players, r.max_players)
+    if not lo <= args.players <= (hi if r.variant == "draw" else 52):
+        raise CliError(f"--players must be between {lo} and {hi if r.variant == 'draw' else 52} "
+                       f"for these rules")
+    levels = [s.strip() for s in args.bots.split(",")]
+    for lv in levels:
+        if lv not in LEVELS:
+            raise CliError(f"unknown bot level {lv!r} (choose {', '.join(LEVELS)})")
+    if len(levels) == 1:
+        levels = levels * args.players
+    if len(levels) != args.players:
+        raise CliError(f"--bots lists {len(levels)} levels for {args.players} players")
+    summary = simulate(r, games=args.games, players=args.players, seed=args.seed, levels=levels,
+                       max_hands=args.max_hands, check=not args.no_check)
+    for ex in summary["violation_examples"]:
+        print("violation:", ex)
+    print(json.dumps(summary))
+    return 1 if summary["violations"] else 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    try:
+        from pokeroulette_tui.ui.launch import run_play
+    except ImportError as exc:  # pragma: no cover - the UI ships with the package
+        raise CliError(f"the terminal table is not available: {exc}") from None
+    return run_play(args, rules_from_args(args))
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    try:
+        from pokeroulette_tui.net.launch import run_host
+    except ImportError as exc:
+        raise CliError(f"network play is not available in this build: {exc}") from None
+    return run_host(args, rules_from_args(args))
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    try:
+        from pokeroulette_tui.net.launch import run_join
+    except ImportError as exc:
+        raise CliError(f"network play is not available in this build: {exc}") from None
+    return run_join(args)
+
+
+COMMANDS = {"play": cmd_play, "rules": cmd_rules, "simulate": cmd_simulate,
+            "host": cmd_host, "join": cmd_join}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+        argv = ["play", *argv]
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except CliError as exc:
+        print(f"pokeroulette: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,1 @@
+"""The pure rules engine: no textual, rich or asyncio in here."""

@@ -1,0 +1,749 @@
+"""Poker hand evaluation for Poker Roulette and five-card draw.
+
+The best hand of at most five cards is made from a stock of any size (RULES.md
+2.4): jokers are wild (or removed), five of a kind ranks above a straight
+flush (or counts as four of a kind), an ace plays low in A-2-3-4-5, a stock
+of four or fewer cards plays all its cards, and ties of category and ranks
+can be broken by an agreed suit ranking.
+
+Two entry points:
+
+* :func:`evaluate` returns a :class:`HandValue`: the category, the ranks that
+  define it (then kickers), the cards that make it and what each card plays
+  as. It handles jokers, any stock size and the suit tie-break.
+* :func:`strength` returns a plain ``int`` that orders hands exactly like
+  :class:`HandValue` does (suits ignored). It is the fast path for natural
+  5- to 7-card hands (a rank-multiset memo plus a flush-mask memo) and falls
+  back to :func:`evaluate` for anything else.
+
+Rank encoding of :attr:`HandValue.ranks`:
+
+==================  =================================================
+category            ranks
+==================  =================================================
+five of a kind      ``(r,)``
+straight flush      ``(top,)`` (A-2-3-4-5 has top 5)
+four of a kind      ``(quad, kicker)`` (``(r, r)`` for five of a kind
+                    with ``five_of_a_kind="as_four"``)
+full house          ``(trips, pair)``
+flush               the five ranks, high to low (duplicates possible with
+                    several decks or jokers)
+straight            ``(top,)``
+three of a kind     ``(trips, kicker, kicker)``
+two pair            ``(high pair, low pair, kicker)``
+pair                ``(pair, kicker, kicker, kicker)``
+high card           up to five ranks, high to low
+==================  =================================================
+
+Short stocks have fewer kickers, and a missing kicker is lower than any card,
+which plain tuple comparison of ``ranks`` gives.
+
+Order of significance of :attr:`HandValue.cards` (used by the suit
+tie-break): the order of the expanded ranks above, e.g. a full house
+``K K K 2 2``; a straight from its top card down (the ace of A-2-3-4-5
+last); within one rank, higher suit first and a joker after every natural
+card.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Sequence
+
+from .cards import JOKER, RANK_NAMES, RANK_PLURALS, SUITS, Card, format_cards, parse_cards  # noqa: F401 (doctests)
+
+__all__ = [
+    "CATEGORY_NAMES",
+    "Category",
+    "HandValue",
+    "compare",
+    "evaluate",
+    "strength",
+    "suit_key",
+]
+
+
+class Category(IntEnum):
+    """Hand categories, low to high.
+
+    >>> Category.FLUSH > Category.STRAIGHT
+    True
+    >>> Category(9).name
+    'FIVE_OF_A_KIND'
+    """
+
+    HIGH_CARD = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    THREE_OF_A_KIND = 3
+    STRAIGHT = 4
+    FLUSH = 5
+    FULL_HOUSE = 6
+    FOUR_OF_A_KIND = 7
+    STRAIGHT_FLUSH = 8
+    FIVE_OF_A_KIND = 9
+
+
+CATEGORY_NAMES: dict[Category, str] = {
+    Category.HIGH_CARD: "high card",
+    Category.PAIR: "pair",
+    Category.TWO_PAIR: "two pair",
+    Category.THREE_OF_A_KIND: "three of a kind",
+    Category.STRAIGHT: "straight",
+    Category.FLUSH: "flush",
+    Category.FULL_HOUSE: "full house",
+    Category.FOUR_OF_A_KIND: "four of a kind",
+    Category.STRAIGHT_FLUSH: "straight flush",
+    Category.FIVE_OF_A_KIND: "five of a kind",
+}
+"""Plain names of the categories (the royal flush is named by :meth:`HandValue.describe`)."""
+
+_CATS = tuple(Category)
+_HIGH, _PAIR, _TWO, _TRIPS, _STRAIGHT, _FLUSH, _FULL, _FOUR, _SF, _FIVE = range(10)
+
+FIVE_OF_A_KIND_OPTIONS = ("high", "as_four")
+JOKERS_OPTIONS = ("wild", "removed")
+
+
+@dataclass(frozen=True, eq=False)
+class HandValue:
+    """The best hand of a stock.
+
+    Comparisons (``<``, ``==``, ``hash`` …) use ``(category, ranks)`` only;
+    suits never count here (see :func:`compare` for the suit tie-break).
+
+    Attributes:
+        category: The hand category.
+        ranks: Defining ranks then kickers, most significant first.
+        cards: The cards that make the hand (at most five), in order of
+            significance; a joker appears as ``JOKER``.
+        stands_for: Same length as ``cards``: what each card plays as (a
+            joker is replaced by the natural card it stands for).
+
+    >>> a = evaluate(parse_cards("7s 7h Kd 4c 2s"))
+    >>> b = evaluate(parse_cards("7d 7c Kh 4s 2d"))
+    >>> a == b, a < evaluate(parse_cards("7d 7c Kh 5s 2d"))
+    (True, True)
+    """
+
+    category: Category
+    ranks: tuple[int, ...]
+    cards: tuple[Card, ...]
+    stands_for: tuple[Card, ...]
+
+    def _key(self) -> tuple:
+        return (self.category, self.ranks)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return self.category == other.category and self.ranks == other.ranks
+
+    def __hash__(self) -> int:
+        return hash((int(self.category), self.ranks))
+
+    def __lt__(self, other: HandValue) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return (self.category, self.ranks) < (other.category, other.ranks)
+
+    def __le__(self, other: HandValue) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return (self.category, self.ranks) <= (other.category, other.ranks)
+
+    def __gt__(self, other: HandValue) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return (self.category, self.ranks) > (other.category, other.ranks)
+
+    def __ge__(self, other: HandValue) -> bool:
+        if not isinstance(other, HandValue):
+            return NotImplemented
+        return (self.category, self.ranks) >= (other.category, other.ranks)
+
+    @property
+    def strength(self) -> int:
+        """The same ``int`` as :func:`strength` gives for these cards.
+
+        >>> evaluate(parse_cards("As Ks")).strength == strength(parse_cards("As Ks"))
+        True
+        """
+        return _encode(self.category, self.ranks)
+
+    def describe(self) -> str:
+        """The hand in words.
+
+        Returns:
+            E.g. ``"pair of sevens"``, ``"two pair, kings and fives"``,
+            ``"ace-high straight"``, ``"royal flush"``,
+            ``"full house, tens over twos"``, ``"jack high"``.
+
+        >>> evaluate(parse_cards("Th Tc Td 2s 2h")).describe()
+        'full house, tens over twos'
+        >>> evaluate(parse_cards("Ah Kh Qh Jh *")).describe()
+        'royal flush'
+        >>> evaluate(parse_cards("Js 9h 4d 3c 2s")).describe()
+        'jack high'
+        """
+        cat, r = self.category, self.ranks
+        if not r:
+            return "no cards"
+        if cat == _HIGH:
+            return f"{RANK_NAMES[r[0]]} high"
+        if cat == _PAIR:
+            return f"pair of {RANK_PLURALS[r[0]]}"
+        if cat == _TWO:
+            return f"two pair, {RANK_PLURALS[r[0]]} and {RANK_PLURALS[r[1]]}"
+        if cat == _TRIPS:
+            return f"three of a kind, {RANK_PLURALS[r[0]]}"
+        if cat == _STRAIGHT:
+            return f"{RANK_NAMES[r[0]]}-high straight"
+        if cat == _FLUSH:
+            return f"{RANK_NAMES[r[0]]}-high flush"
+        if cat == _FULL:
+            return f"full house, {RANK_PLURALS[r[0]]} over {RANK_PLURALS[r[1]]}"
+        if cat == _FOUR:
+            return f"four of a kind, {RANK_PLURALS[r[0]]}"
+        if cat == _SF:
+            if r[0] == 14:
+                return "royal flush"
+            return f"{RANK_NAMES[r[0]]}-high straight flush"
+        return f"five of a kind, {RANK_PLURALS[r[0]]}"
+
+
+# ---------------------------------------------------------------------------
+# option checks and suit scores
+
+_SCORES: dict[str, dict[str, int]] = {}
+
+
+def _check_suit_order(suit_order: str) -> str:
+    if not isinstance(suit_order, str) or sorted(suit_order.upper()) != sorted(SUITS):
+        raise ValueError(
+            f"suit_order must be a permutation of {SUITS!r} (highest suit first), "
+            f"got {suit_order!r}"
+        )
+    return suit_order.upper()
+
+
+def _scores(suit_order: str) -> dict[str, int]:
+    """Suit scores for an order: highest suit 4 … lowest 1, joker 0."""
+    sc = _SCORES.get(suit_order)
+    if sc is None:
+        order = _check_suit_order(suit_order)
+        sc = {s: 4 - i for i, s in enumerate(order)}
+        sc["*"] = 0
+        _SCORES[suit_order] = sc
+    return sc
+
+
+def _check_foak(five_of_a_kind: str) -> bool:
+    if five_of_a_kind == "high":
+        return True
+    if five_of_a_kind == "as_four":
+        return False
+    raise ValueError(
+        f"five_of_a_kind must be one of {FIVE_OF_A_KIND_OPTIONS}, got {five_of_a_kind!r}"
+    )
+
+
+def _check_jokers(jokers: str) -> bool:
+    if jokers == "wild":
+        return True
+    if jokers == "removed":
+        return False
+    raise ValueError(f"jokers must be one of {JOKERS_OPTIONS}, got {jokers!r}")
+
+
+def _encode(category: int, ranks: Sequence[int]) -> int:
+    """Pack (category, ranks) in an int with the same order (missing kicker = 0)."""
+    v = int(category)
+    for i in range(5):
+        v = (v << 4) | (ranks[i] if i < len(ranks) else 0)
+    return v
+
+
+# ---------------------------------------------------------------------------
+# the general evaluator
+
+# five-rank windows of a straight by top rank; bit 1 is the ace playing low
+_WINDOWS = tuple((top, 0b11111 << (top - 4)) for top in range(14, 4, -1))
+
+
+def _straight_top(mask: int, jokers: int) -> int:
+    """Top rank of the best straight in a rank mask with ``jokers`` wild cards, or 0."""
+    if mask & 0x4000:
+        mask |= 2
+    need = 5 - jokers
+    for top, window in _WINDOWS:
+        if (mask & window).bit_count() >= need:
+            return top
+    return 0
+
+
+def _joker_suit(rank: int, taken: set, order: str) -> str:
+    """A suit for a joker standing for ``rank``: the highest one not yet in the hand."""
+    for s in order:
+        if (rank, s) not in taken:
+            taken.add((rank, s))
+            return s
+    return order[0]
+
+
+def _build(groups, nkick, by_rank, jokers, order):
+    """Cards for rank groups ``[(rank, count)]`` plus the ``nkick`` best kickers.
+
+    Naturals of the best suits are taken first (``by_rank`` lists are sorted
+    by suit, best first); jokers fill what is missing. Leftover jokers play as
+    aces among the kickers, after any natural ace.
+
+    Returns:
+        (cards, stands_for, kicker_ranks)
+    """
+    cards: list = []
+    stands: list = []
+    used = [0] * 15
+    taken: set = set()
+    jl = jokers
+    for r, k in groups:
+        lst = by_rank[r]
+        u = used[r]
+        sel = lst[u:u + k]
+        used[r] = u + len(sel)
+        cards += sel
+        stands += sel
+        for c in sel:
+            taken.add((r, c[1]))
+        for _ in range(k - len(sel)):
+            cards.append(JOKER)
+            stands.append(Card(r, _joker_suit(r, taken, order)))
+            jl -= 1
+    kranks: list[int] = []
+    r = 14
+    while nkick > 0 and r > 1:
+        lst = by_rank[r]
+        u = used[r]
+        if u < len(lst):
+            sel = lst[u:u + nkick]
+            used[r] = u + len(sel)
+            nkick -= len(sel)
+            cards += sel
+            stands += sel
+            kranks += [r] * len(sel)
+            for c in sel:
+                taken.add((r, c[1]))
+        if r == 14:
+            while nkick > 0 and jl > 0:
+                cards.append(JOKER)
+                stands.append(Card(14, _joker_suit(14, taken, order)))
+                kranks.append(14)
+                jl -= 1
+                nkick -= 1
+        r -= 1
+    return cards, stands, kranks
+
+
+def _skey(cards, sc) -> tuple:
+    return tuple([sc[c[1]] for c in cards])
+
+
+def _best(nat: list, j: int, high: bool, order: str, sc: dict) -> HandValue:
+    """Best hand of the natural cards ``nat`` plus ``j`` wild jokers.
+
+    Categories are tried from the top down; the first one that can be made
+    is the best, and within it the defining ranks and then the kickers are
+    each chosen as high as possible. ``nat`` must be sorted high to low by
+    (rank, suit score).
+    """
+    n = len(nat) + j
+    if n == 0:
+        return HandValue(Category.HIGH_CARD, (), (), ())
+    by_rank: list[list] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
+    for c in nat:
+        by_rank[c[0]].append(c)
+    cnt = [len(x) for x in by_rank]
+    present = [r for r in range(14, 1, -1) if cnt[r]]
+    top5 = n if n < 5 else 5
+
+    def done(cat, defining, groups):
+        used = 0
+        for _, k in groups:
+            used += k
+        cards, stands, kr = _build(groups, top5 - used, by_rank, j, order)
+        return HandValue(_CATS[cat], tuple(defining) + tuple(kr), tuple(cards), tuple(stands))
+
+    flush_suits: list[str] = []
+    by_suit: dict[str, list] = {}
+    if n >= 5:
+        # five of a kind
+        if high:
+            if j >= 5:
+                return done(_FIVE, (14,), [(14, 5)])
+            for r in present:
+                if cnt[r] + j >= 5:
+                    return done(_FIVE, (r,), [(r, 5)])
+        # straight flush (flush suits are tried in suit order)
+        by_suit = {"S": [], "H": [], "D": [], "C": []}
+        for c in nat:
+            by_suit[c[1]].append(c)
+        flush_suits = [s for s in order if len(by_suit[s]) + j >= 5]
+        if flush_suits:
+            best_top = 0
+            cands: list[str] = []
+            for s in flush_suits:
+                mask = 0
+                for c in by_suit[s]:
+                    mask |= 1 << c[0]
+                top = _straight_top(mask, j)
+                if top > best_top:
+                    best_top, cands = top, [s]
+                elif top and top == best_top:
+                    cands.append(s)
+            if best_top:
+                best = None
+                for s in cands:
+                    first: dict[int, Card] = {}
+                    for c in by_suit[s]:
+                        first.setdefault(c[0], c)
+                    cards, stands = [], []
+                    for r in range(best_top, best_top - 5, -1):
+                        rr = 14 if r == 1 else r
+                        c = first.get(rr)
+                        cards.append(c if c is not None else JOKER)
+                        stands.append(c if c is not None else Card(rr, s))
+                    key = _skey(cards, sc)
+                    if best is None or key > best[0]:
+                        best = (key, cards, stands)
+                return HandValue(Category.STRAIGHT_FLUSH, (best_top,), tuple(best[1]), tuple(best[2]))
+    if n >= 4:
+        # four of a kind
+        if j >= 4:
+            return done(_FOUR, (14,), [(14, 4)])
+        for r in present:
+            if cnt[r] + j >= 4:
+                return done(_FOUR, (r,), [(r, 4)])
+    if n >= 5:
+        # full house
+        for t in present:
+            if cnt[t] + j < 3:
+                continue
+            rem = j - (3 - cnt[t] if cnt[t] < 3 else 0)
+            if rem >= 2:  # not reached: trips and two jokers make four of a kind
+                p = 14 if t != 14 else 13
+                return done(_FULL, (t, p), [(t, 3), (p, 2)])
+            for p in present:
+                if p != t and cnt[p] + rem >= 2:
+                    return done(_FULL, (t, p), [(t, 3), (p, 2)])
+        # flush: jokers play as aces of the suit
+        if flush_suits:
+            k = j if j < 5 else 5
+            fbest = None
+            for s in flush_suits:
+                lst = by_suit[s][:5 - k]
+                ranks = (14,) * k + tuple([c[0] for c in lst])
+                if fbest is not None and ranks < fbest[0]:
+                    continue
+                na = 0
+                while na < len(lst) and lst[na][0] == 14:
+                    na += 1
+                cards = lst[:na] + [JOKER] * k + lst[na:]
+                stands = lst[:na] + [Card(14, s)] * k + lst[na:]
+                key = _skey(cards, sc)
+                if fbest is None or ranks > fbest[0] or key > fbest[1]:
+                    fbest = (ranks, key, cards, stands)
+            return HandValue(Category.FLUSH, fbest[0], tuple(fbest[2]), tuple(fbest[3]))
+        # straight
+        mask = 0
+        for r in present:
+            mask |= 1 << r
+        top = _straight_top(mask, j)
+        if top:
+            cards, stands = [], []
+            taken: set = set()
+            for r in range(top, top - 5, -1):
+                rr = 14 if r == 1 else r
+                if cnt[rr]:
+                    c = by_rank[rr][0]
+                    cards.append(c)
+                    stands.append(c)
+                else:
+                    cards.append(JOKER)
+                    stands.append(Card(rr, _joker_suit(rr, taken, order)))
+            return HandValue(Category.STRAIGHT, (top,), tuple(cards), tuple(stands))
+    if n >= 3:
+        # three of a kind
+        if j >= 3:
+            return done(_TRIPS, (14,), [(14, 3)])
+        for r in present:
+            if cnt[r] + j >= 3:
+                return done(_TRIPS, (r,), [(r, 3)])
+    if n >= 4:
+        # two pair (only without jokers: a pair and a joker make trips)
+        for p1 in present:
+            if cnt[p1] + j < 2:
+                continue
+            rem = j - (2 - cnt[p1] if cnt[p1] < 2 else 0)
+            for p2 in present:
+                if p2 < p1 and cnt[p2] + rem >= 2:
+                    return done(_TWO, (p1, p2), [(p1, 2), (p2, 2)])
+    if n >= 2:
+        # pair
+        if j >= 2:
+            return done(_PAIR, (14,), [(14, 2)])
+        for r in present:
+            if cnt[r] + j >= 2:
+                return done(_PAIR, (r,), [(r, 2)])
+    return done(_HIGH, (), [])
+
+
+def evaluate(
+    cards: Sequence[Card],
+    *,
+    five_of_a_kind: str = "high",
+    jokers: str = "wild",
+    suit_order: str | None = None,
+) -> HandValue:
+    """The best poker hand of at most five cards from a stock.
+
+    Args:
+        cards: Any number of cards (several decks may give duplicates); a
+            joker is ``Card(0, "*")``.
+        five_of_a_kind: ``"high"`` (five of a kind beats a straight flush) or
+            ``"as_four"`` (it counts as four of a kind, ranks ``(r, r)``).
+        jokers: ``"wild"`` (each joker stands for any card) or ``"removed"``
+            (jokers are dropped first).
+        suit_order: A permutation of ``"SHDC"``, highest suit first. Among
+            the ways to make the best (category, ranks), the cards best by
+            that suit tie-break are chosen. ``None`` chooses as if
+            ``"SHDC"`` (the value is the same; only the cards may differ).
+
+    Returns:
+        The :class:`HandValue`. With five or more cards the hand has five
+        cards; with fewer, all cards play. No cards: high card, no ranks.
+
+    Raises:
+        ValueError: For an unknown option value.
+
+    >>> evaluate(parse_cards("As 2d 3c 4h 5s 9c Kd")).describe()
+    'five-high straight'
+    >>> v = evaluate(parse_cards("Qs Qh * 7d"))
+    >>> v.category.name, v.ranks, format_cards(v.stands_for)
+    ('THREE_OF_A_KIND', (12, 7), 'Qs Qh Qd 7d')
+    >>> evaluate(parse_cards("9s 9h 9d 9c *"), five_of_a_kind="as_four").ranks
+    (9, 14)
+    >>> evaluate(parse_cards("* *"), jokers="removed")
+    HandValue(category=<Category.HIGH_CARD: 0>, ranks=(), cards=(), stands_for=())
+    """
+    high = _check_foak(five_of_a_kind)
+    wild = _check_jokers(jokers)
+    order = "SHDC" if suit_order is None else _check_suit_order(suit_order)
+    sc = _scores(order)
+    nat = [c for c in cards if c[0]]
+    j = len(cards) - len(nat) if wild else 0
+    nat.sort(key=lambda c: c[0] * 8 + sc[c[1]], reverse=True)
+    return _best(nat, j, high, order, sc)
+
+
+def suit_key(value: HandValue, suit_order: str) -> tuple:
+    """A key for the suit tie-break of two hands of equal (category, ranks).
+
+    The cards are compared in order of significance, suit against suit:
+    higher suit better, a joker below every natural suit. The key sorts the
+    cards of each rank by ``suit_order`` itself, so it is right for any
+    hand, but only :func:`evaluate` given the same order picks the cards
+    that are best by it.
+
+    Args:
+        value: A hand.
+        suit_order: A permutation of ``"SHDC"``, highest suit first.
+
+    Returns:
+        A tuple of suit scores (4 for the highest suit … 1, 0 for a joker).
+
+    >>> v = evaluate(parse_cards("Kh Ks 2c 2d 9h"), suit_order="SHDC")
+    >>> format_cards(v.cards), suit_key(v, "SHDC")
+    ('Ks Kh 2d 2c 9h', (4, 3, 2, 1, 3))
+    """
+    sc = _scores(suit_order)
+    cards, stands = value.cards, value.stands_for
+    key: list[int] = []
+    i, n = 0, len(cards)
+    while i < n:
+        r = stands[i][0]
+        k = i + 1
+        while k < n and stands[k][0] == r:
+            k += 1
+        key += sorted((sc[c[1]] for c in cards[i:k]), reverse=True)
+        i = k
+    return tuple(key)
+
+
+def compare(a: HandValue, b: HandValue, *, suit_order: str | None = None) -> int:
+    """Compare two hands: 1 if ``a`` wins, -1 if ``b`` wins, 0 for a split.
+
+    Category and ranks decide first; with ``suit_order`` given, the suit
+    tie-break (:func:`suit_key`) decides hands still equal. Evaluate both
+    hands with the same ``suit_order``.
+
+    >>> a = evaluate(parse_cards("Ah Kh 7d 5c 2s"))
+    >>> b = evaluate(parse_cards("As Kd 7c 5h 2d"))
+    >>> compare(a, b), compare(a, b, suit_order="HSDC"), compare(a, b, suit_order="SHDC")
+    (0, 1, -1)
+    """
+    ka = (a.category, a.ranks)
+    kb = (b.category, b.ranks)
+    if ka != kb:
+        return 1 if ka > kb else -1
+    if suit_order is None:
+        return 0
+    sa, sb = suit_key(a, suit_order), suit_key(b, suit_order)
+    return (sa > sb) - (sa < sb)
+
+
+# ---------------------------------------------------------------------------
+# fast integer strength
+
+# rank weights: four bits of count per rank; a joker sets bit 56 and up
+_JOKER_W = 1 << 56
+_RW = [_JOKER_W, 0] + [1 << (4 * (r - 2)) for r in range(2, 15)]
+# suit weights: four bits of count per suit (+3 per nibble carries into bit 3 at 5)
+_SW = {"S": 1, "H": 16, "D": 256, "C": 4096, "*": 0}
+_SUIT_AT = {0: "S", 4: "H", 8: "D", 12: "C"}
+# memos: rank-multiset key -> strength (5..7 naturals, no five of one suit),
+# and flush-suit rank mask -> strength (distinct ranks, 5..7 cards)
+_MEMO: dict[str, dict[int, int]] = {"high": {}, "as_four": {}}
+_FLUSH_MEMO: dict[int, int] = {}
+_MEMO_LIMIT = 200_000
+_DEFAULT_SC = _scores("SHDC")
+
+
+def _slow_strength(cards, high: bool, wild: bool) -> int:
+    nat = [c for c in cards if c[0]]
+    j = len(cards) - len(nat) if wild else 0
+    nat.sort(key=lambda c: c[0] * 8 + _DEFAULT_SC[c[1]], reverse=True)
+    v = _best(nat, j, high, "SHDC", _DEFAULT_SC)
+    return _encode(v.category, v.ranks)
+
+
+def _cacheable_key(cards) -> int | None:
+    """Rank-multiset key of 5..7 natural cards without five of one suit, else None."""
+    if not 5 <= len(cards) <= 7:
+        return None
+    rk = sk = 0
+    for r, s in cards:
+        rk += _RW[r]
+        sk += _SW[s]
+    if rk >= _JOKER_W or (sk + 0x3333) & 0x8888:
+        return None
+    return rk
+
+
+def _strength_miss(cards, five_of_a_kind: str) -> int:
+    """:func:`strength` for anything not in the memos yet (fills them)."""
+    high = _check_foak(five_of_a_kind)
+    n = len(cards)
+    if 5 <= n <= 7:
+        key = _cacheable_key(cards)
+        if key is not None:
+            memo = _MEMO[five_of_a_kind]
+            if len(memo) > _MEMO_LIMIT:
+                memo.clear()
+            v = memo[key] = _slow_strength(cards, high, True)
+            return v
+        if all(c[0] for c in cards):
+            return _flush_strength(cards, five_of_a_kind)
+    return _slow_strength(cards, high, True)
+
+
+def _flush_strength(cards, five_of_a_kind: str) -> int:
+    """5..7 natural cards, five or more of one suit."""
+    sk = 0
+    for c in cards:
+        sk += _SW[c[1]]
+    b = ((sk + 0x3333) & 0x8888).bit_length() - 4
+    fs = _SUIT_AT[b]
+    mask = m = 0
+    for r, s in cards:
+        if s == fs:
+            mask |= 1 << r
+            m += 1
+    if mask.bit_count() != m:
+        # duplicate cards of the flush suit (several decks): the general way
+        return _slow_strength(cards, _check_foak(five_of_a_kind), True)
+    # distinct ranks in the flush suit and <= 2 other cards: no four of a kind
+    # or full house is possible, so the flush or straight flush is the best
+    v = _FLUSH_MEMO.get(mask)
+    if v is None:
+        v = _FLUSH_MEMO[mask] = _slow_strength([c for c in cards if c[1] == fs], True, True)
+    return v
+
+
+def _make_strength():
+    rw = _RW
+    sw = _SW
+    memo = _MEMO
+    miss = _strength_miss
+    flush = _flush_strength
+
+    def strength(cards: Sequence[Card], *, five_of_a_kind: str = "high") -> int:
+        """An ``int`` that orders hands exactly like :class:`HandValue` (suits ignored).
+
+        Fast for natural 5- to 7-card hands (memo of rank multisets, memo of
+        flush rank masks); correct for any stock, jokers wild (other sizes
+        and jokers go through the general evaluator). The int packs the
+        category and up to five ranks, four bits each:
+        ``category << 20 | r1 << 16 | r2 << 12 | …`` (a missing kicker is 0).
+
+        Args:
+            cards: The stock.
+            five_of_a_kind: As for :func:`evaluate`.
+
+        Returns:
+            The hand's strength; higher is better, equal means a split.
+
+        Raises:
+            ValueError: For an unknown ``five_of_a_kind``.
+
+        >>> strength(parse_cards("As Ks Qs Js Ts 2c 2d")) > strength(parse_cards("Kd Kh Ks Kc *"))
+        False
+        >>> hex(strength(parse_cards("Qd Qc 7h 7s 3c")))
+        '0x2c7300'
+        >>> strength(parse_cards("9h 9d 9c 9s *"), five_of_a_kind="as_four") == evaluate(
+        ...     parse_cards("9h 9d 9c 9s Ac")).strength
+        True
+        """
+        try:
+            n = len(cards)
+            if n == 5:
+                (r0, s0), (r1, s1), (r2, s2), (r3, s3), (r4, s4) = cards
+                if s0 == s1 == s2 == s3 == s4:
+                    return flush(cards, five_of_a_kind) if r0 and r1 and r2 and r3 and r4 else miss(
+                        cards, five_of_a_kind)
+                return memo[five_of_a_kind][rw[r0] + rw[r1] + rw[r2] + rw[r3] + rw[r4]]
+            if n == 7:
+                (r0, s0), (r1, s1), (r2, s2), (r3, s3), (r4, s4), (r5, s5), (r6, s6) = cards
+                if (sw[s0] + sw[s1] + sw[s2] + sw[s3] + sw[s4] + sw[s5] + sw[s6] + 0x3333) & 0x8888:
+                    return miss(cards, five_of_a_kind)
+                return memo[five_of_a_kind][rw[r0] + rw[r1] + rw[r2] + rw[r3] + rw[r4] + rw[r5] + rw[r6]]
+            if n == 6:
+                (r0, s0), (r1, s1), (r2, s2), (r3, s3), (r4, s4), (r5, s5) = cards
+                if (sw[s0] + sw[s1] + sw[s2] + sw[s3] + sw[s4] + sw[s5] + 0x3333) & 0x8888:
+                    return miss(cards, five_of_a_kind)
+                return memo[five_of_a_kind][rw[r0] + rw[r1] + rw[r2] + rw[r3] + rw[r4] + rw[r5]]
+        except (KeyError, IndexError, TypeError, ValueError):
+            pass
+        return miss(cards, five_of_a_kind)
+
+    strength.__qualname__ = "strength"
+    return strength
+
+
+strength = _make_strength()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import doctest
+
+    doctest.testmod()

@@ -1,0 +1,223 @@
+"""Showdown, pots to winners, forfeit tokens, eliminations and the end of the game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokeroulette_tui.engine import betting
+from pokeroulette_tui.engine.cards import SUIT_NAMES
+from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.hands import HandValue, evaluate, suit_key
+from pokeroulette_tui.engine.state import LEFT, OUT, PLAYING, GameState
+
+
+def tie_order(state: GameState) -> str | None:
+    """The suit ranking that breaks ties, or None when suits never do."""
+    if state.rules.variant == "roulette" or state.rules.suit_tiebreak:
+        return state.suit_order
+    return None
+
+
+def hand_value(state: GameState, seat: int) -> HandValue:
+    """The best hand ``seat`` holds now (stock in roulette, five cards in draw)."""
+    r = state.rules
+    s = state.seats[seat]
+    if r.variant == "roulette":
+        return evaluate(s.stock, five_of_a_kind=r.five_of_a_kind, jokers=r.jokers_at_end,
+                        suit_order=state.suit_order)
+    return evaluate(s.hand, suit_order=tie_order(state))
+
+
+def strength_key(value: HandValue, order: str | None) -> tuple[Any, ...]:
+    """A sort key: category, ranks, then the suit tie-break when ``order`` is given."""
+    if order:
+        return (value.category, value.ranks, suit_key(value, order))
+    return (value.category, value.ranks)
+
+
+def _suit_explanation(a: HandValue, b: HandValue, order: str) -> str:
+    for ca, cb in zip(a.stands_for, b.stands_for):
+        if ca.suit != cb.suit:
+            return (f"on the suit tie-break: {ca.symbol} outranks {cb.symbol} "
+                    f"({SUIT_NAMES.get(ca.suit, 'joker')} over {SUIT_NAMES.get(cb.suit, 'joker')})")
+    return "on the suit tie-break"
+
+
+def finish_hand(state: GameState) -> list[Event]:
+    """End the hand: show live hands (unless one player is left), award pots, score."""
+    h = state.hand_no
+    ev: list[Event] = []
+    live = state.live_seats()
+    by_fold = len(live) == 1
+    order = tie_order(state)
+    values: dict[int, HandValue] = {}
+    keys: dict[int, tuple[Any, ...]] = {}
+    if not by_fold:
+        for i in live:
+            s = state.seats[i]
+            values[i] = hand_value(state, i)
+            keys[i] = strength_key(values[i], order)
+            s.shown = True
+            s.stock_public = [True] * len(s.stock)
+            shown = s.stock if state.rules.variant == "roulette" else s.hand
+            ev.append(Event("show", f"{s.name} shows {values[i].describe()}", seat=i,
+                            cards=tuple(shown), hand_no=h))
+    pot_results: list[dict[str, Any]] = []
+    if state.rules.uses_chips:
+        for amount, eligible in betting.pots(state):
+            if by_fold:
+                winners = [live[0]] if live[0] in eligible or not eligible else eligible
+                why = "everyone else folded"
+            else:
+                contenders = [i for i in eligible if i in keys] or live
+                best = max(keys[i] for i in contenders)
+                winners = [i for i in contenders if keys[i] == best]
+                why = f"with {values[winners[0]].describe()}"
+                if len(winners) > 1:
+                    why += " (split)"
+                else:
+                    rest = sorted((i for i in contenders if i not in winners), key=lambda i: keys[i])
+                    if rest and order:
+                        second = rest[-1]
+                        v, w = values[winners[0]], values[second]
+                        if (v.category, v.ranks) == (w.category, w.ranks):
+                            why += " " + _suit_explanation(v, w, order)
+            shares = betting.split(amount, winners, state)
+            for w, share in shares.items():
+                state.seats[w].chips += share
+                state.seats[w].won += share
+            names = " and ".join(state.name(w) for w in winners)
+            label = "the pot" if not pot_results else f"side pot {len(pot_results)}"
+            ev.append(Event("pot_won", f"{names} win{'s' if len(winners) == 1 else ''} {label} "
+                            f"of {amount} {why}", seat=winners[0], amount=amount, hand_no=h))
+            pot_results.append({"amount": amount, "winners": winners, "eligible": eligible,
+                                "shares": {str(k): v for k, v in shares.items()}, "why": why})
+        for s in state.seats:
+            s.contributed = 0
+            s.bet = 0
+    elif by_fold:
+        ev.append(Event("pot_won", f"{state.name(live[0])} wins: everyone else folded",
+                        seat=live[0], hand_no=h))
+    token_events, losers = ([], [])
+    if state.rules.scoring == "forfeit":
+        token_events, losers = _forfeit(state, keys, live, by_fold)
+        ev.extend(token_events)
+    else:
+        for i, s in enumerate(state.seats):
+            if s.status == PLAYING and s.chips == 0:
+                s.status = OUT
+                ev.append(Event("out", f"{s.name} is out of chips", seat=i, hand_no=h))
+    state.result = {
+        "hand_no": h, "by_fold": by_fold,
+        "hands": {str(i): {"cards": [c.text for c in v.cards], "name": v.describe(),
+                           "category": v.category.name} for i, v in values.items()},
+        "pots": pot_results, "token_losers": losers,
+        "winners": sorted({w for p in pot_results for w in p["winners"]}) or (
+            [live[0]] if by_fold else [i for i in keys if keys[i] == max(keys.values())]),
+    }
+    state.to_act = None
+    state.pending = []
+    state.phase = "hand_over"
+    ev.append(Event("hand_over", f"Hand {h} is over", hand_no=h))
+    ev.extend(check_game_over(state))
+    return ev
+
+
+def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int],
+             by_fold: bool) -> tuple[list[Event], list[int]]:
+    r = state.rules
+    h = state.hand_no
+    ev: list[Event] = []
+    part = [i for i in range(state.n) if state.seats[i].in_hand and state.seats[i].status != LEFT]
+    if r.forfeit_mode == "most_chips_lost":
+        lost = {i: state.hand_start_chips.get(i, 0) - state.seats[i].chips for i in part}
+        worst = max(lost.values(), default=0)
+        losers = [i for i in part if lost[i] == worst] if lost else []
+        why = f"lost the most chips ({worst})"
+    elif r.forfeit_mode == "all_but_winner":
+        if by_fold:
+            winners = live
+        else:
+            best = max(keys.values())
+            winners = [i for i in live if keys[i] == best]
+        losers = [i for i in part if i not in winners]
+        why = "did not have the best hand"
+    else:
+        folded = [i for i in part if not state.seats[i].live]
+        if folded:
+            losers, why = folded, "folded"
+        elif by_fold:
+            losers, why = [], ""
+        else:
+            low = min(keys.values())
+            losers, why = [i for i in live if keys[i] == low], "had the weakest hand"
+    if len(losers) > 1 and r.forfeit_mode != "all_but_winner" and r.forfeit_tie == "replay":
+        names = ", ".join(state.name(i) for i in losers)
+        state.decider = sorted(losers)
+        ev.append(Event("decider", f"{names} tie ({why}): they play a deciding hand", hand_no=h))
+        return ev, []
+    state.decider = None
+    for i in losers:
+        s = state.seats[i]
+        if s.tokens > 0:
+            s.tokens -= 1
+            ev.append(Event("token_lost", f"{s.name} {why} and loses one of {r.token_name} "
+                            f"({s.tokens} left)", seat=i, amount=1, hand_no=h))
+        elif s.last_life:
+            s.status = OUT
+            ev.append(Event("out", f"{s.name} {why} on a last life and is out", seat=i, hand_no=h))
+            continue
+        if s.tokens == 0 and r.game_end == "last_standing":
+            others = sum(1 for j, o in enumerate(state.seats) if j != i and o.status == PLAYING)
+            if r.sit_out and not s.last_life:
+                s.last_life = True
+                if others >= 2:
+                    s.sit_out_hands = 1
+                ev.append(Event("sit_out", f"{s.name} has no {r.token_name} left: sits out a hand, "
+                                "then plays on a last life", seat=i, hand_no=h))
+            else:
+                s.status = OUT
+                ev.append(Event("out", f"{s.name} has no {r.token_name} left and is out",
+                                seat=i, hand_no=h))
+    return ev, losers
+
+
+def check_game_over(state: GameState) -> list[Event]:
+    """End the game if the rules say so; fills ``game_over_reason`` and standings."""
+    r = state.rules
+    playing = state.playing_seats()
+    reason = ""
+    if r.scoring == "forfeit" and r.game_end == "first_out" and not state.decider:
+        busted = [i for i in playing if state.seats[i].tokens == 0]
+        if busted:
+            reason = " and ".join(state.name(i) for i in busted) + f" ran out of {r.token_name} and lose" \
+                + ("s" if len(busted) == 1 else "") + " the game"
+    if not reason and len(playing) <= 1:
+        if playing:
+            reason = f"{state.name(playing[0])} wins the game"
+        else:
+            reason = "no players are left"
+    if not reason and r.hand_limit and state.hand_no >= r.hand_limit and not state.decider \
+            and state.phase == "hand_over":
+        reason = f"the agreed {r.hand_limit} hands have been played"
+    if not reason:
+        return []
+    state.game_over = True
+    state.game_over_reason = reason
+    state.phase = "game_over"
+    state.to_act = None
+    return [Event("game_over", f"Game over: {reason}", hand_no=state.hand_no)]
+
+
+def standings(state: GameState) -> list[dict[str, Any]]:
+    """Seats best first: by chips (chip scoring) or tokens, leavers last."""
+    forfeit = state.rules.scoring == "forfeit"
+
+    def key(i: int) -> tuple[int, int, int]:
+        s = state.seats[i]
+        score = s.tokens if forfeit else s.chips + s.contributed
+        return (s.status != LEFT, s.status == PLAYING, score)
+
+    order = sorted(range(state.n), key=key, reverse=True)
+    return [{"seat": i, "name": state.name(i), "chips": state.seats[i].chips + state.seats[i].contributed,
+             "tokens": state.seats[i].tokens, "status": state.seats[i].status} for i in order]

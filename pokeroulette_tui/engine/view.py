@@ -1,0 +1,191 @@
+"""SeatView: what one seat (or a spectator) may see — the only projection of hidden cards."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+from pokeroulette_tui.engine import betting
+from pokeroulette_tui.engine.cards import Card, card_from_json, card_to_json
+from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.engine.state import GameState
+
+Hidden = Card | None  # None is a card whose face this viewer may not see
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One seat as the viewer sees it."""
+
+    seat: int
+    name: str
+    chips: int
+    tokens: int
+    status: str
+    is_bot: bool
+    in_hand: bool
+    folded: bool
+    all_in: bool
+    bet: int
+    contributed: int
+    stock: tuple[Hidden, ...]
+    stock_public: tuple[bool, ...]
+    actives: tuple[Hidden, ...]
+    actives_up: bool
+    added: tuple[Card, ...]
+    reason: str
+    hand: tuple[Hidden, ...]
+    drawn: int
+    last_life: bool
+    sit_out_hands: int
+    shown: bool
+    won: int
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """The table as seen from ``seat`` (None: a spectator, public cards only)."""
+
+    seat: int | None
+    rules: RuleSet
+    hand_no: int
+    phase: str
+    button: int
+    to_act: int | None
+    dealer_step: bool
+    suit_order: str | None
+    suit_draw: tuple[Card, ...]
+    deck_count: int
+    match: Card | None
+    last_match: Card | None
+    match_claimed_by: int | None
+    round_no: int
+    reshuffled: bool
+    discards: tuple[Hidden, ...]
+    players: tuple[PlayerView, ...]
+    pots: tuple[tuple[int, tuple[int, ...]], ...]
+    current_bet: int
+    min_raise: int
+    betting_round: str
+    options: betting.BetOptions | None
+    pending: tuple[int, ...]
+    decider: tuple[int, ...] | None
+    result: dict[str, Any] | None
+    game_over: bool
+    game_over_reason: str
+
+    @property
+    def me(self) -> PlayerView | None:
+        return None if self.seat is None else self.players[self.seat]
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.to_act == self.seat and not self.game_over
+
+    def all_cards(self) -> list[Card]:
+        """Every face this view shows (for leak tests)."""
+        out = [c for c in self.suit_draw]
+        out += [c for c in (self.match, self.last_match) if c is not None]
+        out += [c for c in self.discards if c is not None]
+        for p in self.players:
+            out += [c for c in p.stock + p.actives + p.hand + p.added if c is not None]
+        return out
+
+    # -- JSON ---------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["rules"] = self.rules.to_dict()
+        data["options"] = asdict(self.options) if self.options else None
+        data["players"] = [_player_to_dict(p) for p in self.players]
+        for key in ("suit_draw", "discards"):
+            data[key] = [card_to_json(c) for c in data[key]]
+        for key in ("match", "last_match"):
+            data[key] = card_to_json(data[key])
+        data["pots"] = [[a, list(e)] for a, e in self.pots]
+        data["pending"] = list(self.pending)
+        data["decider"] = list(self.decider) if self.decider is not None else None
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "SeatView":
+        d = dict(data)
+        d["rules"] = RuleSet.from_dict(d["rules"])
+        d["options"] = betting.BetOptions(**d["options"]) if d.get("options") else None
+        d["players"] = tuple(_player_from_dict(p) for p in d["players"])
+        for key in ("suit_draw", "discards"):
+            d[key] = tuple(card_from_json(c) for c in d[key])
+        for key in ("match", "last_match"):
+            d[key] = card_from_json(d[key])
+        d["pots"] = tuple((int(a), tuple(e)) for a, e in d["pots"])
+        d["pending"] = tuple(d["pending"])
+        d["decider"] = tuple(d["decider"]) if d.get("decider") is not None else None
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+
+_PLAYER_CARDS = ("stock", "actives", "hand", "added")
+
+
+def _player_to_dict(p: PlayerView) -> dict[str, Any]:
+    d = {f.name: getattr(p, f.name) for f in fields(p)}
+    for key in _PLAYER_CARDS:
+        d[key] = [card_to_json(c) for c in d[key]]
+    d["stock_public"] = list(p.stock_public)
+    return d
+
+
+def _player_from_dict(d: dict[str, Any]) -> PlayerView:
+    d = dict(d)
+    for key in _PLAYER_CARDS:
+        d[key] = tuple(card_from_json(c) for c in d[key])
+    d["stock_public"] = tuple(d["stock_public"])
+    return PlayerView(**d)
+
+
+def view_for(state: GameState, seat: int | None) -> SeatView:
+    """What ``seat`` may see now; ``None`` is a spectator.
+
+    >>> from pokeroulette_tui.engine.game import new_game, apply
+    >>> from pokeroulette_tui.engine.actions import StartHand
+    >>> from pokeroulette_tui.engine.rules import RuleSet
+    >>> g = new_game(RuleSet(betting="none"), ["Ana", "Bo", "Cy"], seed=1)
+    >>> _ = apply(g, StartHand())
+    >>> v = view_for(g, 0)
+    >>> v.players[0].stock[0] is not None, v.players[1].stock[0] is None
+    (True, True)
+    """
+    players = []
+    for i, s in enumerate(state.seats):
+        mine = seat == i
+        stock = tuple(c if (pub or mine) else None for c, pub in zip(s.stock, s.stock_public))
+        if s.actives_up:
+            actives = tuple(s.actives)
+        elif s.moved and (mine or s.moved == 1):
+            actives = tuple([None] * (len(s.actives) - 1) + [s.actives[-1]])
+        else:
+            actives = tuple(None for _ in s.actives)
+        hand = tuple(c if (mine or s.shown) else None for c in s.hand)
+        players.append(PlayerView(
+            seat=i, name=s.name, chips=s.chips, tokens=s.tokens, status=s.status, is_bot=s.is_bot,
+            in_hand=s.in_hand, folded=s.folded, all_in=s.all_in, bet=s.bet, contributed=s.contributed,
+            stock=stock, stock_public=tuple(s.stock_public), actives=actives, actives_up=s.actives_up,
+            added=tuple(s.added), reason=s.reason, hand=hand, drawn=s.drawn, last_life=s.last_life,
+            sit_out_hands=s.sit_out_hands, shown=s.shown, won=s.won))
+    options = None
+    if state.phase == "betting" and seat is not None and state.to_act == seat and not state.game_over:
+        options = betting.bet_options(state, seat)
+    from pokeroulette_tui.engine.game import dealer_to_act
+    in_hand = state.phase not in ("waiting", "hand_over", "game_over")
+    return SeatView(
+        seat=seat, rules=state.rules, hand_no=state.hand_no, phase=state.phase, button=state.button,
+        to_act=state.to_act, dealer_step=dealer_to_act(state), suit_order=state.suit_order,
+        suit_draw=tuple(state.suit_draw), deck_count=len(state.deck), match=state.match,
+        last_match=state.last_match, match_claimed_by=state.match_claimed_by,
+        round_no=state.round_no, reshuffled=state.reshuffled,
+        discards=tuple(c if pub else None for c, pub in zip(state.discards, state.discards_public)),
+        players=tuple(players),
+        pots=tuple((a, tuple(e)) for a, e in betting.pots(state)) if in_hand else (),
+        current_bet=state.current_bet, min_raise=state.min_raise, betting_round=state.betting_round,
+        options=options, pending=tuple(state.pending),
+        decider=tuple(state.decider) if state.decider else None,
+        result=state.result, game_over=state.game_over, game_over_reason=state.game_over_reason)

@@ -1,0 +1,143 @@
+"""The Session: the one interface the UI talks to, local (in-process) or remote."""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+from dataclasses import dataclass, field
+from typing import AsyncIterator
+
+from pokeroulette_tui.engine.actions import Action, IllegalAction
+from pokeroulette_tui.engine.events import Event, redact_all
+from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.engine.view import SeatView
+from pokeroulette_tui.table import Table
+
+
+@dataclass(frozen=True)
+class Update:
+    """Something changed: the events (already redacted for this screen) and a note."""
+
+    events: tuple[Event, ...] = ()
+    note: str = ""          # connection news, errors from the server, countdowns
+    closed: bool = False    # the session ended (server gone, game closed)
+    deadline: float | None = None  # turn timer: loop time the current turn times out
+
+
+class Session(abc.ABC):
+    """What the UI needs from a table, wherever it runs.
+
+    ``local_seats`` are the seats this terminal plays (several for hot-seat, one for a
+    network client, none for a spectator). ``log_viewer`` is the seat the event log is
+    redacted for: a single local human's seat, or None (public only) for hot-seat.
+    """
+
+    local_seats: tuple[int, ...] = ()
+    rules: RuleSet
+
+    @property
+    def log_viewer(self) -> int | None:
+        return self.local_seats[0] if len(self.local_seats) == 1 else None
+
+    @abc.abstractmethod
+    def view(self, seat: int | None) -> SeatView:
+        """The table as ``seat`` sees it (a local seat or None for public only)."""
+
+    @abc.abstractmethod
+    async def act(self, action: Action) -> None:
+        """Send an action for a local seat; raises IllegalAction with a readable reason."""
+
+    @abc.abstractmethod
+    def updates(self) -> AsyncIterator[Update]:
+        """Every change, in order, until the session closes."""
+
+    @abc.abstractmethod
+    def history(self) -> list[list[Event]]:
+        """Past hands' events, redacted for ``log_viewer``."""
+
+    async def start(self) -> None:
+        """Begin play (deal the first hand, start bots)."""
+
+    async def close(self) -> None:
+        """Stop; a local session saves first."""
+
+
+class LocalSession(Session):
+    """An in-process table: the engine, bots and dealer steps paced by ``delay`` seconds."""
+
+    def __init__(self, table: Table, *, delay: float = 0.6, bot_delay: float | None = None) -> None:
+        self.table = table
+        self.rules = table.state.rules
+        self.local_seats = tuple(table.human_seats)
+        self.delay = delay
+        self.bot_delay = delay if bot_delay is None else bot_delay
+        self._queue: asyncio.Queue[Update] = asyncio.Queue()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+
+    def view(self, seat: int | None) -> SeatView:
+        if seat is not None and seat not in self.local_seats:
+            raise IllegalAction("that seat is not played at this terminal")
+        return self.table.view(seat)
+
+    def history(self) -> list[list[Event]]:
+        return [redact_all(hand, self.log_viewer) for hand in self.table.history]
+
+    async def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="local-session")
+
+    async def act(self, action: Action) -> None:
+        if action.seat not in self.local_seats:
+            raise IllegalAction("that seat is not played at this terminal")
+        events = self.table.apply(action)
+        self._publish(events)
+        self._wake.set()
+
+    def _publish(self, events: list[Event]) -> None:
+        self._queue.put_nowait(Update(events=tuple(redact_all(events, self.log_viewer))))
+
+    async def updates(self) -> AsyncIterator[Update]:
+        while True:
+            update = await self._queue.get()
+            yield update
+            if update.closed:
+                return
+
+    async def _run(self) -> None:
+        table = self.table
+        while not self._closed:
+            action = table.auto_action() if not table.state.game_over else None
+            if action is None:
+                if table.state.game_over:
+                    self._queue.put_nowait(Update(note="game over"))
+                    return
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            pause = self.delay if action.seat is None else self.bot_delay
+            if pause:
+                await asyncio.sleep(pause)
+            if self._closed:
+                return
+            try:
+                events = table.apply(action)
+            except IllegalAction:  # a human acted first; look again
+                continue
+            self._publish(events)
+            await asyncio.sleep(0)
+
+    async def close(self) -> None:
+        self._closed = True
+        self._wake.set()
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            except Exception:  # pragma: no cover - never lose the game on shutdown
+                pass
+        self.table.autosave()
+        self._queue.put_nowait(Update(closed=True))

@@ -1,0 +1,131 @@
+"""A running table: the engine state, its bots, the action log and the autosave.
+
+Shared by the local session and the network server, so both play by one driver.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from pokeroulette_tui.bots import Bot, make_bot
+from pokeroulette_tui.engine import save as saving
+from pokeroulette_tui.engine.actions import Action, IllegalAction, Leave
+from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.game import apply, check, dealer_to_act, legal_actions, new_game
+from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.engine.state import LEFT, GameState
+from pokeroulette_tui.engine.view import SeatView, view_for
+
+
+@dataclass
+class SeatConfig:
+    """Who sits in a seat: a name and either a human or a bot of a level."""
+
+    name: str
+    bot: str | None = None  # None = human; else a bot level
+
+
+@dataclass
+class Table:
+    """Engine state plus everything needed to run it and to resume it after a crash."""
+
+    state: GameState
+    seats: list[SeatConfig]
+    seed: int | None = None
+    actions: list[Action] = field(default_factory=list)
+    history: list[list[Event]] = field(default_factory=list)  # events by hand, unredacted
+    save_path: Path | None = None
+    bots: dict[int, Bot] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, rules: RuleSet, seats: Sequence[SeatConfig], *, seed: int | None = None,
+               save_path: Path | None = None) -> "Table":
+        state = new_game(rules, [s.name for s in seats], seed=seed,
+                         bots=[s.bot is not None for s in seats])
+        table = cls(state=state, seats=list(seats), seed=seed, save_path=save_path)
+        table._make_bots()
+        return table
+
+    @classmethod
+    def resume(cls, path: Path) -> "Table":
+        """Load a saved table (raises SaveError with a readable message)."""
+        saved = saving.load(path)
+        seats = [SeatConfig(**s) for s in saved.meta.get("seats", [])] or [
+            SeatConfig(name=s.name, bot="simple" if s.is_bot else None) for s in saved.state.seats]
+        history = [[Event.from_dict(e) for e in hand] for hand in saved.meta.get("history", [])]
+        table = cls(state=saved.state, seats=seats, seed=saved.seed, actions=saved.actions,
+                    history=history, save_path=path)
+        table._make_bots()
+        return table
+
+    def _make_bots(self) -> None:
+        base = self.seed if self.seed is not None else random.randrange(1 << 30)
+        for i, sc in enumerate(self.seats):
+            if sc.bot is not None:
+                self.bots[i] = make_bot(sc.bot, random.Random(base * 7919 + i))
+
+    # -- queries ----------------------------------------------------------------
+    @property
+    def human_seats(self) -> list[int]:
+        return [i for i, sc in enumerate(self.seats) if sc.bot is None]
+
+    def view(self, seat: int | None) -> SeatView:
+        return view_for(self.state, seat)
+
+    def legal(self, seat: int | None) -> list[Action]:
+        return legal_actions(self.state, seat)
+
+    def waiting_for_human(self) -> int | None:
+        """The human seat whose decision the game waits for, if any."""
+        s = self.state
+        if s.game_over or dealer_to_act(s) or s.to_act is None:
+            return None
+        return s.to_act if s.to_act not in self.bots else None
+
+    def auto_action(self) -> Action | None:
+        """The dealer's next step or the bot to act's choice (None if a human must act)."""
+        s = self.state
+        if s.game_over:
+            return None
+        if dealer_to_act(s):
+            return legal_actions(s, None)[0]
+        seat = s.to_act
+        if seat is None or seat not in self.bots or s.seats[seat].status == LEFT:
+            return None
+        bot = self.bots[seat]
+        legal = legal_actions(s, seat)
+        if not legal:
+            return None
+        return bot.choose(view_for(s, seat) if bot.needs_view else None, legal)
+
+    # -- changes ----------------------------------------------------------------
+    def apply(self, action: Action) -> list[Event]:
+        """Check and play ``action``; log it, keep the history, autosave."""
+        check(self.state, action)
+        events = apply(self.state, action)
+        self.actions.append(action)
+        for e in events:
+            if not self.history or (e.hand_no and self.history[-1] and
+                                    self.history[-1][-1].hand_no != e.hand_no):
+                self.history.append([])
+            self.history[-1].append(e)
+        self.autosave()
+        return events
+
+    def leave(self, seat: int) -> list[Event]:
+        try:
+            return self.apply(Leave(seat=seat))
+        except IllegalAction:
+            return []
+
+    def autosave(self) -> None:
+        if self.save_path is not None:
+            saving.save(self.save_path, self.state, self.actions, seed=self.seed,
+                        names=[s.name for s in self.seats], meta=self.meta())
+
+    def meta(self) -> dict[str, Any]:
+        return {"seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
+                "history": [[e.to_dict() for e in hand] for hand in self.history[-50:]]}
