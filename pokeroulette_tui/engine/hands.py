@@ -51,7 +51,17 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Sequence
 
-from .cards import JOKER, RANK_NAMES, RANK_PLURALS, SUITS, Card, format_cards, parse_cards  # noqa: F401 (doctests)
+from .cards import (  # noqa: F401 (format_cards, parse_cards: for the doctests)
+    BY_INDEX,
+    JOKER,
+    RANK_NAMES,
+    RANK_PLURALS,
+    STANDARD_DECK,
+    SUITS,
+    Card,
+    format_cards,
+    parse_cards,
+)
 
 __all__ = [
     "CATEGORY_NAMES",
@@ -106,7 +116,7 @@ FIVE_OF_A_KIND_OPTIONS = ("high", "as_four")
 JOKERS_OPTIONS = ("wild", "removed")
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, slots=True)
 class HandValue:
     """The best hand of a stock.
 
@@ -131,9 +141,6 @@ class HandValue:
     ranks: tuple[int, ...]
     cards: tuple[Card, ...]
     stands_for: tuple[Card, ...]
-
-    def _key(self) -> tuple:
-        return (self.category, self.ranks)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HandValue):
@@ -217,6 +224,7 @@ class HandValue:
 # option checks and suit scores
 
 _SCORES: dict[str, dict[str, int]] = {}
+_SORT_KEYS: dict[str, dict[Card, int]] = {}
 
 
 def _check_suit_order(suit_order: str) -> str:
@@ -236,7 +244,19 @@ def _scores(suit_order: str) -> dict[str, int]:
         sc = {s: 4 - i for i, s in enumerate(order)}
         sc["*"] = 0
         _SCORES[suit_order] = sc
+        _SORT_KEYS[suit_order] = {c: c.rank * 8 + sc[c.suit] for c in STANDARD_DECK}
     return sc
+
+
+def _sorted_naturals(cards, suit_order: str) -> list:
+    """The natural cards, high to low by rank, then by suit in ``suit_order``."""
+    nat = [c for c in cards if c[0]]
+    try:
+        nat.sort(key=_SORT_KEYS[suit_order].__getitem__, reverse=True)
+    except (KeyError, TypeError):
+        bad = [c for c in nat if c not in _SORT_KEYS[suit_order]]
+        raise ValueError(f"not a card: {tuple(bad[0])!r}") from None
+    return nat
 
 
 def _check_foak(five_of_a_kind: str) -> bool:
@@ -272,15 +292,22 @@ def _encode(category: int, ranks: Sequence[int]) -> int:
 _WINDOWS = tuple((top, 0b11111 << (top - 4)) for top in range(14, 4, -1))
 
 
+_STRAIGHT_MEMO: dict[int, int] = {}
+
+
 def _straight_top(mask: int, jokers: int) -> int:
     """Top rank of the best straight in a rank mask with ``jokers`` wild cards, or 0."""
-    if mask & 0x4000:
-        mask |= 2
-    need = 5 - jokers
-    for top, window in _WINDOWS:
-        if (mask & window).bit_count() >= need:
-            return top
-    return 0
+    key = mask << 3 | (jokers if jokers < 5 else 5)
+    top = _STRAIGHT_MEMO.get(key)
+    if top is None:
+        top = 0
+        bits = mask | 2 if mask & 0x4000 else mask
+        for t, window in _WINDOWS:
+            if (bits & window).bit_count() + jokers >= 5:
+                top = t
+                break
+        _STRAIGHT_MEMO[key] = top
+    return top
 
 
 def _joker_suit(rank: int, taken: set, order: str) -> str:
@@ -361,8 +388,10 @@ def _best(nat: list, j: int, high: bool, order: str, sc: dict) -> HandValue:
     if n == 0:
         return HandValue(Category.HIGH_CARD, (), (), ())
     by_rank: list[list] = [[], [], [], [], [], [], [], [], [], [], [], [], [], [], []]
+    by_suit: dict[str, list] = {"S": [], "H": [], "D": [], "C": []}
     for c in nat:
         by_rank[c[0]].append(c)
+        by_suit[c[1]].append(c)
     cnt = [len(x) for x in by_rank]
     present = [r for r in range(14, 1, -1) if cnt[r]]
     top5 = n if n < 5 else 5
@@ -375,7 +404,6 @@ def _best(nat: list, j: int, high: bool, order: str, sc: dict) -> HandValue:
         return HandValue(_CATS[cat], tuple(defining) + tuple(kr), tuple(cards), tuple(stands))
 
     flush_suits: list[str] = []
-    by_suit: dict[str, list] = {}
     if n >= 5:
         # five of a kind
         if high:
@@ -385,9 +413,6 @@ def _best(nat: list, j: int, high: bool, order: str, sc: dict) -> HandValue:
                 if cnt[r] + j >= 5:
                     return done(_FIVE, (r,), [(r, 5)])
         # straight flush (flush suits are tried in suit order)
-        by_suit = {"S": [], "H": [], "D": [], "C": []}
-        for c in nat:
-            by_suit[c[1]].append(c)
         flush_suits = [s for s in order if len(by_suit[s]) + j >= 5]
         if flush_suits:
             best_top = 0
@@ -539,10 +564,11 @@ def evaluate(
     high = _check_foak(five_of_a_kind)
     wild = _check_jokers(jokers)
     order = "SHDC" if suit_order is None else _check_suit_order(suit_order)
+    if not isinstance(cards, (list, tuple)):
+        cards = list(cards)
     sc = _scores(order)
-    nat = [c for c in cards if c[0]]
+    nat = _sorted_naturals(cards, order)
     j = len(cards) - len(nat) if wild else 0
-    nat.sort(key=lambda c: c[0] * 8 + sc[c[1]], reverse=True)
     return _best(nat, j, high, order, sc)
 
 
@@ -605,12 +631,21 @@ def compare(a: HandValue, b: HandValue, *, suit_order: str | None = None) -> int
 # ---------------------------------------------------------------------------
 # fast integer strength
 
-# rank weights: four bits of count per rank; a joker sets bit 56 and up
-_JOKER_W = 1 << 56
-_RW = [_JOKER_W, 0] + [1 << (4 * (r - 2)) for r in range(2, 15)]
-# suit weights: four bits of count per suit (+3 per nibble carries into bit 3 at 5)
-_SW = {"S": 1, "H": 16, "D": 256, "C": 4096, "*": 0}
-_SUIT_AT = {0: "S", 4: "H", 8: "D", 12: "C"}
+# Each natural card weighs: four bits of count for its suit (bits 0..15) plus
+# three bits of count for its rank (bits 16..54). The sum over 5..7 cards
+# (a count is at most 7) holds the suit counts and the rank multiset in an int
+# of two 30-bit digits; adding 3 to every suit nibble carries into its bit 3
+# exactly when a suit has five or more cards.
+_RANK_SHIFT = 16
+_FLUSH_BIAS = 0x3333
+_FLUSH_FLAG = 0x8888
+_SUIT_NIBBLE = {"S": 0, "H": 4, "D": 8, "C": 12}
+_SUIT_AT = {v: k for k, v in _SUIT_NIBBLE.items()}
+_WEIGHT: dict[Card | int, int] = {
+    c: (1 << (_RANK_SHIFT + 3 * (c.rank - 2))) | (1 << _SUIT_NIBBLE[c.suit])
+    for c in STANDARD_DECK
+}
+_WEIGHT.update({c.index: _WEIGHT[c] for c in STANDARD_DECK})  # card indices work too
 # memos: rank-multiset key -> strength (5..7 naturals, no five of one suit),
 # and flush-suit rank mask -> strength (distinct ranks, 5..7 cards)
 _MEMO: dict[str, dict[int, int]] = {"high": {}, "as_four": {}}
@@ -619,85 +654,88 @@ _MEMO_LIMIT = 200_000
 _DEFAULT_SC = _scores("SHDC")
 
 
-def _slow_strength(cards, high: bool, wild: bool) -> int:
-    nat = [c for c in cards if c[0]]
-    j = len(cards) - len(nat) if wild else 0
-    nat.sort(key=lambda c: c[0] * 8 + _DEFAULT_SC[c[1]], reverse=True)
+def _slow_strength(cards, high: bool) -> int:
+    nat = _sorted_naturals(cards, "SHDC")
+    j = len(cards) - len(nat)
     v = _best(nat, j, high, "SHDC", _DEFAULT_SC)
     return _encode(v.category, v.ranks)
 
 
-def _cacheable_key(cards) -> int | None:
-    """Rank-multiset key of 5..7 natural cards without five of one suit, else None."""
-    if not 5 <= len(cards) <= 7:
-        return None
-    rk = sk = 0
-    for r, s in cards:
-        rk += _RW[r]
-        sk += _SW[s]
-    if rk >= _JOKER_W or (sk + 0x3333) & 0x8888:
-        return None
-    return rk
+def _as_cards(cards) -> list:
+    """Cards, with card indices (0..51, 52 for a joker) turned into cards."""
+    out = []
+    for c in cards:
+        if isinstance(c, int):
+            if not 0 <= c < len(BY_INDEX):
+                raise ValueError(f"not a card index: {c!r}")
+            c = BY_INDEX[c]
+        out.append(c)
+    return out
 
 
 def _strength_miss(cards, five_of_a_kind: str) -> int:
-    """:func:`strength` for anything not in the memos yet (fills them)."""
+    """:func:`strength` for anything not in the memos (and filling them)."""
     high = _check_foak(five_of_a_kind)
-    n = len(cards)
-    if 5 <= n <= 7:
-        key = _cacheable_key(cards)
-        if key is not None:
-            memo = _MEMO[five_of_a_kind]
-            if len(memo) > _MEMO_LIMIT:
-                memo.clear()
-            v = memo[key] = _slow_strength(cards, high, True)
-            return v
-        if all(c[0] for c in cards):
-            return _flush_strength(cards, five_of_a_kind)
-    return _slow_strength(cards, high, True)
+    cards = _as_cards(cards)
+    if 5 <= len(cards) <= 7 and all(c[0] for c in cards):
+        k = 0
+        for c in cards:
+            w = _WEIGHT.get(Card(c[0], c[1]))
+            if w is None:
+                return _slow_strength(cards, high)  # not a card: raises ValueError
+            k += w
+        if (k + _FLUSH_BIAS) & _FLUSH_FLAG:
+            return _flush_strength(cards, k, high)
+        memo = _MEMO[five_of_a_kind]
+        if len(memo) > _MEMO_LIMIT:
+            memo.clear()
+        v = memo[k >> _RANK_SHIFT] = _slow_strength(cards, high)
+        return v
+    return _slow_strength(cards, high)
 
 
-def _flush_strength(cards, five_of_a_kind: str) -> int:
-    """5..7 natural cards, five or more of one suit."""
-    sk = 0
-    for c in cards:
-        sk += _SW[c[1]]
-    b = ((sk + 0x3333) & 0x8888).bit_length() - 4
-    fs = _SUIT_AT[b]
+def _flush_strength(cards, k: int, high: bool) -> int:
+    """5..7 natural cards with weight sum ``k``, five or more of one suit."""
+    cards = _as_cards(cards)
+    fs = _SUIT_AT[((k + _FLUSH_BIAS) & _FLUSH_FLAG).bit_length() - 4]
     mask = m = 0
-    for r, s in cards:
-        if s == fs:
-            mask |= 1 << r
+    for c in cards:
+        if c[1] == fs:
+            mask |= 1 << c[0]
             m += 1
     if mask.bit_count() != m:
-        # duplicate cards of the flush suit (several decks): the general way
-        return _slow_strength(cards, _check_foak(five_of_a_kind), True)
-    # distinct ranks in the flush suit and <= 2 other cards: no four of a kind
-    # or full house is possible, so the flush or straight flush is the best
+        # duplicate cards in the flush suit (several decks): the general way
+        return _slow_strength(cards, high)
+    # Distinct ranks in the flush suit and at most two other cards: no four
+    # of a kind or full house is possible, so the best hand is the flush or
+    # straight flush, a function of the suit's rank mask alone.
     v = _FLUSH_MEMO.get(mask)
     if v is None:
-        v = _FLUSH_MEMO[mask] = _slow_strength([c for c in cards if c[1] == fs], True, True)
+        v = _FLUSH_MEMO[mask] = _slow_strength([c for c in cards if c[1] == fs], True)
     return v
 
 
 def _make_strength():
-    rw = _RW
-    sw = _SW
+    weight = _WEIGHT
     memo = _MEMO
+    shift = _RANK_SHIFT
+    bias = _FLUSH_BIAS
+    flag = _FLUSH_FLAG
     miss = _strength_miss
     flush = _flush_strength
 
     def strength(cards: Sequence[Card], *, five_of_a_kind: str = "high") -> int:
         """An ``int`` that orders hands exactly like :class:`HandValue` (suits ignored).
 
-        Fast for natural 5- to 7-card hands (memo of rank multisets, memo of
-        flush rank masks); correct for any stock, jokers wild (other sizes
+        Fast for natural 5- to 7-card hands (a memo of rank multisets and one
+        of flush rank masks); correct for any stock, jokers wild (other sizes
         and jokers go through the general evaluator). The int packs the
         category and up to five ranks, four bits each:
         ``category << 20 | r1 << 16 | r2 << 12 | …`` (a missing kicker is 0).
 
         Args:
-            cards: The stock.
+            cards: The stock: cards, or card indices (``Card.index``: 0..51,
+                52 for a joker), which are a little faster.
             five_of_a_kind: As for :func:`evaluate`.
 
         Returns:
@@ -706,10 +744,12 @@ def _make_strength():
         Raises:
             ValueError: For an unknown ``five_of_a_kind``.
 
-        >>> strength(parse_cards("As Ks Qs Js Ts 2c 2d")) > strength(parse_cards("Kd Kh Ks Kc *"))
-        False
         >>> hex(strength(parse_cards("Qd Qc 7h 7s 3c")))
         '0x2c7300'
+        >>> strength([c.index for c in parse_cards("Qd Qc 7h 7s 3c")])
+        2913024
+        >>> strength(parse_cards("As Ks Qs Js Ts 2c 2d")) < strength(parse_cards("Kd Kh Ks Kc *"))
+        True
         >>> strength(parse_cards("9h 9d 9c 9s *"), five_of_a_kind="as_four") == evaluate(
         ...     parse_cards("9h 9d 9c 9s Ac")).strength
         True
@@ -717,24 +757,23 @@ def _make_strength():
         try:
             n = len(cards)
             if n == 5:
-                (r0, s0), (r1, s1), (r2, s2), (r3, s3), (r4, s4) = cards
-                if s0 == s1 == s2 == s3 == s4:
-                    return flush(cards, five_of_a_kind) if r0 and r1 and r2 and r3 and r4 else miss(
-                        cards, five_of_a_kind)
-                return memo[five_of_a_kind][rw[r0] + rw[r1] + rw[r2] + rw[r3] + rw[r4]]
-            if n == 7:
-                (r0, s0), (r1, s1), (r2, s2), (r3, s3), (r4, s4), (r5, s5), (r6, s6) = cards
-                if (sw[s0] + sw[s1] + sw[s2] + sw[s3] + sw[s4] + sw[s5] + sw[s6] + 0x3333) & 0x8888:
-                    return miss(cards, five_of_a_kind)
-                return memo[five_of_a_kind][rw[r0] + rw[r1] + rw[r2] + rw[r3] + rw[r4] + rw[r5] + rw[r6]]
-            if n == 6:
-                (r0, s0), (r1, s1), (r2, s2), (r3, s3), (r4, s4), (r5, s5) = cards
-                if (sw[s0] + sw[s1] + sw[s2] + sw[s3] + sw[s4] + sw[s5] + 0x3333) & 0x8888:
-                    return miss(cards, five_of_a_kind)
-                return memo[five_of_a_kind][rw[r0] + rw[r1] + rw[r2] + rw[r3] + rw[r4] + rw[r5]]
-        except (KeyError, IndexError, TypeError, ValueError):
-            pass
-        return miss(cards, five_of_a_kind)
+                c0, c1, c2, c3, c4 = cards
+                k = weight[c0] + weight[c1] + weight[c2] + weight[c3] + weight[c4]
+            elif n == 7:
+                c0, c1, c2, c3, c4, c5, c6 = cards
+                k = (weight[c0] + weight[c1] + weight[c2] + weight[c3] + weight[c4]
+                     + weight[c5] + weight[c6])
+            elif n == 6:
+                c0, c1, c2, c3, c4, c5 = cards
+                k = weight[c0] + weight[c1] + weight[c2] + weight[c3] + weight[c4] + weight[c5]
+            else:
+                return miss(cards, five_of_a_kind)
+            if (k + bias) & flag:
+                return flush(cards, k, five_of_a_kind != "as_four")
+            return memo[five_of_a_kind][k >> shift]
+        except (KeyError, TypeError, ValueError):
+            # a joker, an unknown option, or not yet in the memo
+            return miss(cards, five_of_a_kind)
 
     strength.__qualname__ = "strength"
     return strength
