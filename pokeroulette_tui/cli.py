@@ -101,6 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--resume", default=None, metavar="FILE", help="resume a saved table")
     host.add_argument("--bots", type=int, default=0, help="bot seats to add at the start")
     host.add_argument("--turn-timeout", type=float, default=60.0, help="seconds per turn (0 = none)")
+    host.add_argument("--bot-level", default=None, help="level of the bots: random, simple or strong")
+    host.add_argument("--delay", type=float, default=None, help="seconds between dealer and bot steps")
+    host.add_argument("--save", default=None, metavar="FILE", help="where the table is saved after every action")
+    host.add_argument("--seed", type=int, default=None, help="fixed shuffle (testing only: not a fair deck)")
 
     join = sub.add_parser("join", help="join a table hosted on the network")
     join.add_argument("address", metavar="HOST[:PORT]")

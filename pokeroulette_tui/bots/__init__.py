@@ -1,4 +1,9 @@
-"""Bots: each sees only its seat's view and the legal actions, and picks one."""
+"""Bots: each sees only its seat's view and the legal actions, and picks one.
+
+Levels: ``random`` (any legal action), ``simple`` (rules of thumb, :mod:`.simple`) and
+``strong`` (Monte Carlo over the cards it cannot see, :mod:`.strong`). A bot may answer a
+bet or raise with any amount inside ``view.options``, not only the listed min and max.
+"""
 
 from __future__ import annotations
 
@@ -31,7 +36,15 @@ class RandomBot:
         return self.rng.choice(legal)
 
 
-LEVELS: dict[str, type] = {"random": RandomBot}
+def _levels() -> dict[str, type]:
+    # imported here: the level modules import helpers from this package
+    from pokeroulette_tui.bots.simple import SimpleBot
+    from pokeroulette_tui.bots.strong import StrongBot
+    return {"random": RandomBot, "simple": SimpleBot, "strong": StrongBot}
+
+
+LEVELS: dict[str, type] = _levels()
+"""Bot levels, weakest first: random, simple (rules of thumb), strong (Monte Carlo)."""
 
 
 def make_bot(level: str, rng: random.Random | None = None) -> Bot:

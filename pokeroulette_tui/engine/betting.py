@@ -177,8 +177,11 @@ def apply_bet(state: GameState, action: Action, name: Callable[[int], str]) -> l
                 if i != seat and o.can_act:
                     if full:
                         o.can_raise = True
-                    elif o.acted:
-                        o.can_raise = False
+                    elif o.acted or not o.can_raise:
+                        # an incomplete (all-in) raise does not reopen the betting for a seat
+                        # that already acted, unless the raises since its last action add up
+                        # to a full raise
+                        o.can_raise = state.current_bet - o.bet >= state.min_raise
                     o.acted = False
         if isinstance(action, AllIn):
             ev.append(Event("all_in", f"{who} is all in for {s.bet}", seat=seat, amount=s.bet, hand_no=h))

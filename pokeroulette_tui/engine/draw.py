@@ -19,6 +19,7 @@ def deal(state: GameState) -> list[Event]:
     """The dealer shuffles one 52-card deck; the player on the right is asked to cut."""
     state.decks = 1
     state.deck = shuffled(make_shoe(1, jokers=False), state.rng)
+    state.shoe_order = list(state.deck)
     state.phase = "cut"
     state.to_act = cutter(state)
     return [Event("shuffle", f"{state.name(state.button)} deals and shuffles; "
@@ -38,7 +39,7 @@ def cut(state: GameState, action: Cut) -> list[Event]:
     h = state.hand_no
     ev = [Event("cut", f"{state.name(action.seat)} cuts {p} cards", seat=action.seat, amount=p,
                 hand_no=h)]
-    order = state.in_hand_order(state.button + 1)
+    order = state.live_seats()  # from the dealer's left; a seat that left before the cut gets none
     for _ in range(5):
         for i in order:
             state.seats[i].hand.append(state.deck.pop())

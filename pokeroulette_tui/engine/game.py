@@ -286,8 +286,10 @@ def _leave(state: GameState, seat: int) -> list[Event]:
         # the cutter left: the dealer cuts in the middle
         ev += draw.cut(state, Cut(seat=state.to_act, position=len(state.deck) // 2))
     elif state.phase == "betting":
-        if state.to_act == seat:
-            state.to_act = betting._next_to_act(state, seat)
+        # the leaver has folded: find who acts next again (nobody, if the seat to act is now
+        # the only one who can act and faces no bet)
+        start = seat if state.to_act in (seat, None) else (state.to_act - 1) % state.n
+        state.to_act = betting._next_to_act(state, start)
         if state.to_act is None:
             ev += variant.after_betting(state)
     return ev

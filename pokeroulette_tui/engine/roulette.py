@@ -15,6 +15,7 @@ def deal(state: GameState) -> list[Event]:
     seats = state.in_hand_order(state.button + 1)
     state.decks = decks_for(len(seats))
     state.deck = shuffled(make_shoe(state.decks, jokers=True), state.rng)
+    state.shoe_order = list(state.deck)
     h = state.hand_no
     ev = [Event("shuffle", f"{state.decks} deck{'s' if state.decks > 1 else ''} of 54 shuffled; "
                 f"{state.name(seats[0])} is dealt first", amount=len(state.deck), hand_no=h)]

@@ -103,6 +103,8 @@ class RuleSet:
             raise RuleError("token_name must be 1 to 20 characters")
         if self.scoring == "forfeit" and self.forfeit_mode == "most_chips_lost" and self.betting == "none":
             raise RuleError("forfeit_mode most_chips_lost needs betting on (final_only or each_round)")
+        if self.scoring == "chips" and self.betting == "none" and self.ante == 0:
+            raise RuleError("chip scoring without betting needs an ante, or no chip ever changes hands")
         if self.variant == "draw" and self.betting == "final_only":
             raise RuleError("five-card draw bets before and after the draw: betting must be none or each_round")
 

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import random
 import tempfile
+import types
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
 from pokeroulette_tui.engine.actions import Action, IllegalAction, action_from_dict
+from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.game import apply, check_invariants, new_game
 from pokeroulette_tui.engine.rules import RuleError, RuleSet
-from pokeroulette_tui.engine.state import GameState
+from pokeroulette_tui.engine.state import LEFT, OUT, PLAYING, GameState, Seat
 
 FORMAT = "pokeroulette-save"
 VERSION = 1
@@ -73,19 +78,25 @@ def loads(text: str, *, source: str = "the save") -> Saved:
         doc = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise SaveError(f"{source} is not valid JSON (corrupt or truncated?): {exc.msg}") from None
+    except (RecursionError, ValueError, TypeError) as exc:
+        raise SaveError(f"{source} is not valid JSON ({type(exc).__name__})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise SaveError(f"{source} is not a pokeroulette save file")
-    if doc.get("version") != VERSION:
+    if type(doc.get("version")) is not int or doc.get("version") != VERSION:
         raise SaveError(f"{source} is save format version {doc.get('version')!r}; "
                         f"this version of the game reads version {VERSION}")
     try:
+        if not isinstance(doc.get("state"), dict):
+            raise SaveError("it holds no game state")
         state = GameState.from_dict(doc["state"])
+        _validate(state)
         actions = [action_from_dict(a) for a in doc.get("actions", [])]
-    except (RuleError, IllegalAction) as exc:
+        problems = check_invariants(state)
+    except (RuleError, IllegalAction, SaveError) as exc:
         raise SaveError(f"{source} is damaged: {exc}") from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError,
+            RecursionError) as exc:
         raise SaveError(f"{source} is damaged ({type(exc).__name__}: {str(exc)[:80]})") from None
-    problems = check_invariants(state)
     if problems:
         raise SaveError(f"{source} is damaged: {problems[0]}")
     seed = doc.get("seed")
@@ -94,6 +105,64 @@ def loads(text: str, *, source: str = "the save") -> Saved:
     meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
     names = [str(n) for n in doc.get("names", [])] if isinstance(doc.get("names"), list) else []
     return Saved(state=state, actions=actions, seed=seed, names=names, meta=meta)
+
+
+PHASES = frozenset({"waiting", "dealt", "matched", "betting", "stock_to_active", "final", "cut",
+                    "draw", "hand_over", "game_over"})
+"""Every phase a saved state may be in."""
+MAX_DECKS = 11  # ceil(52 seats / 5)
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether a loaded value has the type a GameState/Seat field declares."""
+    if hint is Any:
+        return True
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, h) for h in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint in (str, Card, RuleSet, Seat):
+        return isinstance(value, hint)
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        return isinstance(value, list) and all(_fits(v, item) for v in value)
+    if origin is dict:
+        k, v = typing.get_args(hint)
+        return isinstance(value, dict) and all(_fits(a, k) and _fits(b, v) for a, b in value.items())
+    return True  # a type this check does not know (the generator): trusted
+
+
+@functools.cache
+def _hints(cls: type) -> tuple[tuple[str, Any], ...]:
+    return tuple(typing.get_type_hints(cls).items())
+
+
+def _validate(state: GameState) -> None:
+    """Refuse a snapshot whose fields have the wrong types or point at seats that do not exist."""
+    for obj in (state, *state.seats):
+        for name, hint in _hints(type(obj)):
+            if hint is random.Random or name == "rules":
+                continue
+            if not _fits(getattr(obj, name), hint):
+                raise SaveError(f"{name} has a value of the wrong kind")
+    n = state.n
+    if not 2 <= n <= 52:
+        raise SaveError(f"a table has 2 to 52 seats, not {n}")
+    seats = [state.to_act, state.match_claimed_by, *state.pending, *(state.decider or ()),
+             *state.hand_start_chips, *state.timeouts]
+    if any(s is not None and not 0 <= s < n for s in seats) or not -1 <= state.button < n:
+        raise SaveError("a seat number is out of range")
+    if state.phase not in PHASES:
+        raise SaveError(f"unknown phase {state.phase[:20]!r}")
+    if not 0 <= state.decks <= MAX_DECKS:
+        raise SaveError(f"{state.decks} decks is not a number of decks this game uses")
+    if any(s.status not in (PLAYING, OUT, LEFT) for s in state.seats):
+        raise SaveError("a seat has an unknown status")
 
 
 def load(path: Path | str) -> Saved:

@@ -35,8 +35,22 @@ def strength_key(value: HandValue, order: str | None) -> tuple[Any, ...]:
     return (value.category, value.ranks)
 
 
+def _by_significance(value: HandValue, order: str) -> list:
+    """The hand's cards in the order the suit tie-break compares them (as :func:`suit_key`:
+    rank groups in order, within a group the higher suit first, a joker last)."""
+    score = {s: 4 - i for i, s in enumerate(order)}
+    out, i, n = [], 0, len(value.cards)
+    while i < n:
+        k = i + 1
+        while k < n and value.stands_for[k].rank == value.stands_for[i].rank:
+            k += 1
+        out += sorted(value.cards[i:k], key=lambda c: score.get(c.suit, 0), reverse=True)
+        i = k
+    return out
+
+
 def _suit_explanation(a: HandValue, b: HandValue, order: str) -> str:
-    for ca, cb in zip(a.stands_for, b.stands_for):
+    for ca, cb in zip(_by_significance(a, order), _by_significance(b, order)):
         if ca.suit != cb.suit:
             return (f"on the suit tie-break: {ca.symbol} outranks {cb.symbol} "
                     f"({SUIT_NAMES.get(ca.suit, 'joker')} over {SUIT_NAMES.get(cb.suit, 'joker')})")
@@ -129,12 +143,15 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
     h = state.hand_no
     ev: list[Event] = []
     part = [i for i in range(state.n) if state.seats[i].in_hand and state.seats[i].status != LEFT]
-    if r.forfeit_mode == "most_chips_lost":
+    mode = r.forfeit_mode
+    if mode == "most_chips_lost":
         lost = {i: state.hand_start_chips.get(i, 0) - state.seats[i].chips for i in part}
         worst = max(lost.values(), default=0)
-        losers = [i for i in part if lost[i] == worst] if lost else []
+        losers = [i for i in part if lost[i] == worst]
         why = f"lost the most chips ({worst})"
-    elif r.forfeit_mode == "all_but_winner":
+        if worst <= 0:  # nobody lost a chip (no ante, all checked, stacks empty):
+            mode = "weakest"  # the weakest hand loses, as in the main variant
+    if mode == "all_but_winner":
         if by_fold:
             winners = live
         else:
@@ -142,7 +159,7 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
             winners = [i for i in live if keys[i] == best]
         losers = [i for i in part if i not in winners]
         why = "did not have the best hand"
-    else:
+    elif mode == "weakest":
         folded = [i for i in part if not state.seats[i].live]
         if folded:
             losers, why = folded, "folded"
@@ -169,10 +186,10 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
             continue
         if s.tokens == 0 and r.game_end == "last_standing":
             others = sum(1 for j, o in enumerate(state.seats) if j != i and o.status == PLAYING)
-            if r.sit_out and not s.last_life:
+            if r.sit_out and not s.last_life and others >= 2:
+                # sitting out replaces dropping out only while enough players remain
                 s.last_life = True
-                if others >= 2:
-                    s.sit_out_hands = 1
+                s.sit_out_hands = 1
                 ev.append(Event("sit_out", f"{s.name} has no {r.token_name} left: sits out a hand, "
                                 "then plays on a last life", seat=i, hand_no=h))
             else:

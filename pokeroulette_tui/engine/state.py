@@ -98,6 +98,7 @@ class GameState:
     game_over_reason: str = ""
     total_chips: int = 0
     decks: int = 0
+    shoe_order: list[Card] = field(default_factory=list)  # the shuffled shoe before any card was dealt (for deck commitments)
     hand_start_chips: dict[int, int] = field(default_factory=dict)
     timeouts: dict[int, int] = field(default_factory=dict)
 
@@ -180,7 +181,7 @@ class GameState:
         return state
 
 
-_CARD_LISTS = {"stock", "actives", "added", "hand", "deck", "discards", "suit_draw"}
+_CARD_LISTS = {"shoe_order", "stock", "actives", "added", "hand", "deck", "discards", "suit_draw"}
 _CARDS = {"match", "last_match"}
 
 

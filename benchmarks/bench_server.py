@@ -1,0 +1,272 @@
+"""Server load: 10 tables × 5 bot clients over loopback.
+
+Run ``python benchmarks/bench_server.py`` (options: ``--tables``, ``--clients``, ``--seconds``,
+``--no-save``). The servers run in one child process (one event loop, like one ``pokeroulette
+host`` per table sharing a machine); the bot clients run in this process as light line clients
+(JSON only), so the numbers are the server's. It reports:
+
+- actions per second (client actions, and every action the servers applied, dealer steps too);
+- action→update latency: from a client writing an action to it reading the state that
+  action produced, p50 / p99 / max;
+- the server process's resident memory (VmRSS now and VmHWM peak);
+- two references measured in the same run: the engine alone (Table.apply in a loop, no
+  network, no saving) and a loopback ping round trip to the same servers, printed as ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pokeroulette_tui.engine.rules import RuleSet  # noqa: E402
+from pokeroulette_tui.net import protocol as P  # noqa: E402
+
+RULES = RuleSet(suit_order="SHDC", starting_chips=1_000_000)
+
+
+# -- the server process -------------------------------------------------------------------
+
+async def serve(tables: int, folder: str | None) -> None:
+    from pokeroulette_tui.net.host import HostConfig, TableHost
+    from pokeroulette_tui.net.server import Server
+
+    servers = []
+    for t in range(tables):
+        save = Path(folder) / f"table-{t}.json" if folder else None
+        host = TableHost(HostConfig(rules=RULES, seed=1000 + t, save_path=save, turn_timeout=60,
+                                    delay=0.0, hand_pause=0.0))
+        server = Server(host)
+        _, port = await server.start("127.0.0.1", 0)
+        servers.append(server)
+        print(port, flush=True)
+    print("ready", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until the parent closes it
+    for s in servers:
+        await s.close()
+
+
+# -- bot clients ------------------------------------------------------------------------------
+
+class BotClient:
+    """A bot at a remote table: random but mostly passive choices; times each action."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        self.name = name
+        self.rng = random.Random(seed)
+        self.seat: int | None = None
+        self.version = 0
+        self.ids = 0
+        self.sent_at: float | None = None
+        self.sent_version = 0
+        self.latencies: list[float] = []
+        self.actions = 0
+
+    async def run(self, port: int, start: asyncio.Event, stop: asyncio.Event) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=P.CLIENT_MAX_LINE)
+        writer.write(P.encode({"type": "hello", "version": 1, "name": self.name}))
+        await writer.drain()
+        await start.wait()
+        writer.write(P.encode({"type": "ready", "ready": True}))
+        await writer.drain()
+        try:
+            while not stop.is_set():
+                line = await reader.readline()
+                if not line:
+                    return
+                msg = json.loads(line)
+                kind = msg["type"]
+                if kind == "welcome":
+                    self.seat = msg["seat"]
+                if kind != "state":
+                    continue
+                now = time.perf_counter()
+                self.version = msg["version"]
+                if self.sent_at is not None and self.version > self.sent_version:
+                    self.latencies.append(now - self.sent_at)
+                    self.sent_at = None
+                view = msg["view"]
+                if view["game_over"]:
+                    return
+                if view["to_act"] == self.seat and not view["dealer_step"] and self.sent_at is None:
+                    action = self.choose(view)
+                    if action is not None:
+                        self.ids += 1
+                        self.sent_version = self.version
+                        self.sent_at = time.perf_counter()
+                        self.actions += 1
+                        writer.write(P.encode({"type": "act", "id": self.ids,
+                                               "version": self.version, "action": action}))
+                        await writer.drain()
+        finally:
+            writer.close()
+
+    def choose(self, view: dict) -> dict | None:
+        r = self.rng
+        phase = view["phase"]
+        if phase == "betting":
+            o = view["options"]
+            if o["bet_min"] and r.random() < 0.15:
+                return {"type": "bet", "amount": o["bet_min"]}
+            if o["raise_min"] and r.random() < 0.05:
+                return {"type": "raise", "amount": o["raise_min"]}
+            if o["check"]:
+                return {"type": "check"}
+            if o["call"] and r.random() < 0.8:
+                return {"type": "call"}
+            return {"type": "fold"}
+        if phase == "stock_to_active":
+            return {"type": "stock_to_active", "index": None}
+        if phase == "draw":
+            return {"type": "discard", "indices": r.sample(range(5), r.randint(0, 3))}
+        if phase == "cut":
+            return {"type": "cut", "position": r.randint(1, view["deck_count"] - 1)}
+        return None
+
+
+async def ping_rtt(port: int, n: int = 300) -> list[float]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(P.encode({"type": "hello", "version": 1, "name": "Pinger", "spectate": True}))
+    await writer.drain()
+    out = []
+    for i in range(n):
+        t0 = time.perf_counter()
+        writer.write(P.encode({"type": "ping", "id": i}))
+        await writer.drain()
+        while True:
+            msg = json.loads(await reader.readline())
+            if msg["type"] == "pong":
+                break
+        out.append(time.perf_counter() - t0)
+    writer.close()
+    return out
+
+
+def engine_alone(seconds: float) -> float:
+    """Actions per second of the engine with the same rules and a passive policy."""
+    from pokeroulette_tui.engine.actions import Call, Check, Fold
+    from pokeroulette_tui.table import SeatConfig, Table
+
+    table = Table.create(RULES, [SeatConfig(f"P{i}") for i in range(5)], seed=1)
+    n, end = 0, time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        a = table.auto_action()
+        if a is None:
+            seat = table.waiting_for_human()
+            if seat is None:
+                break
+            legal = table.legal(seat)
+            a = next((x for x in legal if isinstance(x, (Check, Call))), None) or Fold(seat=seat)
+        table.apply(a)
+        n += 1
+    return n / seconds
+
+
+def rss(pid: int) -> tuple[float, float]:
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        fields[key] = value.strip()
+    mib = lambda k: int(fields.get(k, "0 kB").split()[0]) / 1024  # noqa: E731
+    return mib("VmRSS"), mib("VmHWM")
+
+
+def pct(values: list[float], q: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q * len(values)))] * 1000
+
+
+async def drive(args: argparse.Namespace) -> int:
+    folder = None if args.no_save else tempfile.mkdtemp(prefix="bench-tables-")
+    cmd = [sys.executable, __file__, "--serve", "--tables", str(args.tables)]
+    if folder:
+        cmd += ["--dir", folder]
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    ports = []
+    while True:
+        line = proc.stdout.readline().strip()
+        if line == "ready":
+            break
+        ports.append(int(line))
+    _, hwm_idle = rss(proc.pid)
+    pings = await ping_rtt(ports[0])
+    start, stop = asyncio.Event(), asyncio.Event()
+    bots = [BotClient(f"Bot{t}-{c}", seed=t * 100 + c) for t in range(args.tables)
+            for c in range(args.clients)]
+    tasks = [asyncio.create_task(b.run(ports[i // args.clients], start, stop))
+             for i, b in enumerate(bots)]
+    await asyncio.sleep(0.3)
+    t0 = time.perf_counter()
+    start.set()
+    await asyncio.sleep(args.seconds)
+    stop.set()
+    elapsed = time.perf_counter() - t0
+    now_rss, peak_rss = rss(proc.pid)
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    proc.stdin.close()
+    proc.wait(15)
+    applied = 0
+    if folder:
+        for f in Path(folder).glob("table-*.json"):
+            applied += len(json.loads(f.read_text())["actions"])
+    lat = [x for b in bots for x in b.latencies]
+    client_actions = sum(b.actions for b in bots)
+    ref = engine_alone(3.0)
+
+    print(f"tables {args.tables} × {args.clients} bot clients over loopback, {elapsed:.1f} s, "
+          f"saving after every action: {'yes' if folder else 'no'}  (cpus: {os.cpu_count()})")
+    print(f"  client actions:        {client_actions} ({client_actions / elapsed:,.0f}/s)")
+    if applied:
+        print(f"  all actions applied:   {applied} ({applied / elapsed:,.0f}/s, dealer steps included)")
+    print(f"  action→update latency: p50 {pct(lat, .5):.2f} ms · p99 {pct(lat, .99):.2f} ms · "
+          f"max {max(lat) * 1000:.1f} ms  ({len(lat)} samples)")
+    print(f"  server RSS:            {now_rss:.1f} MiB now, {peak_rss:.1f} MiB peak "
+          f"({hwm_idle:.1f} MiB before play)")
+    print("references measured in this run:")
+    per_table = (applied or client_actions) / elapsed / args.tables
+    print(f"  engine alone (Table.apply, no network, no save): {ref:,.0f} actions/s → "
+          f"each table runs at {per_table / ref:.3f}× the engine's single-table speed "
+          f"({(applied or client_actions) / elapsed / ref:.2f}× summed over tables)")
+    p50_ping = statistics.median(pings) * 1000
+    print(f"  loopback ping round trip: p50 {p50_ping:.3f} ms → latency p50 = "
+          f"{pct(lat, .5) / p50_ping:.1f}× a ping, p99 = {pct(lat, .99) / p50_ping:.1f}× a ping")
+    verdict = "met" if pct(lat, .99) < 50 else "NOT met"
+    print(f"  p99 target (< 50 ms on this machine): {verdict}")
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=10)
+    ap.add_argument("--clients", type=int, default=5)
+    ap.add_argument("--seconds", type=float, default=15.0)
+    ap.add_argument("--no-save", action="store_true", help="do not save after every action")
+    ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--dir", default=None, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.serve:
+        if os.environ.get("BENCH_PROFILE"):  # write a cProfile of the server to this file
+            import cProfile
+            cProfile.runctx("asyncio.run(serve(args.tables, args.dir))", globals(), locals(),
+                            os.environ["BENCH_PROFILE"])
+        else:
+            asyncio.run(serve(args.tables, args.dir))
+        return 0
+    return asyncio.run(drive(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,412 @@
+"""RemoteSession: a table across the network, behind the same Session interface as a local one.
+
+The UI cannot tell the difference: ``view()`` is the latest SeatView the server sent for this
+seat, ``act()`` sends an intent and raises IllegalAction with the server's reason, and
+``updates()`` yields the redacted events, chat and connection news (``Update.note``) and the
+turn timer (``Update.deadline``, in event-loop time). Lobby calls (ready, chat, start, bots)
+and the deck check (``fairness``) are extra.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any, AsyncIterator, Callable
+
+from pokeroulette_tui.engine.actions import Action, IllegalAction, Leave
+from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.engine.view import SeatView
+from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net.commit import DeckVerifier, shown_cards
+from pokeroulette_tui.session import Session, Update
+
+log = logging.getLogger("pokeroulette.net.client")
+
+
+class ConnectError(Exception):
+    """The table could not be joined; the message says why (the server's words if it answered)."""
+
+
+def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
+    """``HOST[:PORT]`` (IPv6 as ``[::1]:7777``) to a host and a port.
+
+    >>> parse_address("192.168.1.5"), parse_address("example.org:8000"), parse_address("[::1]:9")
+    (('192.168.1.5', 7777), ('example.org', 8000), ('::1', 9))
+    """
+    text = text.strip()
+    host, port = text, default_port
+    if text.startswith("["):
+        host, _, rest = text[1:].partition("]")
+        if rest.startswith(":"):
+            port = _port(rest[1:])
+    elif text.count(":") == 1:
+        host, _, p = text.partition(":")
+        port = _port(p)
+    if not host:
+        raise ConnectError(f"{text!r} is not an address (try HOST or HOST:PORT)")
+    return host, port
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise ConnectError(f"{text!r} is not a port number (1-65535)")
+    return int(text)
+
+
+class RemoteSession(Session):
+    """A seat (or a spectator's chair) at a table hosted elsewhere."""
+
+    def __init__(self, host: str, port: int, name: str, *, password: str | None = None,
+                 token: str | None = None, spectate: bool = False, admin: str | None = None,
+                 reconnect: bool = True, on_token: Callable[[str], None] | None = None,
+                 connect_timeout: float = 10.0, act_timeout: float = 15.0,
+                 retry_delays: tuple[float, ...] = (0.2, 0.5, 1, 2, 3, 5, 5, 5, 10, 10, 10, 10),
+                 limit: int = P.CLIENT_MAX_LINE) -> None:
+        self.host, self.port, self.name = host, port, name
+        self.password, self.token, self.spectate, self.admin = password, token, spectate, admin
+        self.reconnect = reconnect
+        self.on_token = on_token
+        self.connect_timeout, self.act_timeout = connect_timeout, act_timeout
+        self.retry_delays = retry_delays
+        self.limit = limit
+        self.seat: int | None = None
+        self.local_seats = ()
+        self.rules = RuleSet()
+        self.welcome: dict[str, Any] = {}
+        self.lobby: dict[str, Any] = {}
+        self.seats: list[dict[str, Any]] = []   # connected / away / bot, per seat
+        self.chat_lines: list[dict[str, Any]] = []
+        self.version = 0
+        self.deadline: float | None = None
+        self.verifier = DeckVerifier()
+        self.fairness = "deck check: waiting for the first hand"
+        self.connected = False
+        self.game_started = False
+        self._view: SeatView | None = None
+        self._history: list[list[Event]] = []
+        self._updates: asyncio.Queue[Update] = asyncio.Queue()
+        self._lobby_q: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = 0
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._send_lock = asyncio.Lock()
+        self._closing = False
+        self._closed = False
+        self._started = asyncio.Event()
+
+    # -- connecting -----------------------------------------------------------------
+    async def connect(self) -> dict[str, Any]:
+        """Open the connection and say hello; raises ConnectError with the reason."""
+        welcome = await self._open()
+        self._task = asyncio.create_task(self._read_loop(), name="remote-session")
+        return welcome
+
+    async def _open(self) -> dict[str, Any]:
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(self.host, self.port, limit=self.limit), self.connect_timeout)
+        except (OSError, asyncio.TimeoutError) as exc:
+            raise ConnectError(f"cannot reach {self.host}:{self.port} "
+                               f"({exc.strerror or exc.__class__.__name__ if isinstance(exc, OSError) else 'timed out'})") from None
+        hello: dict[str, Any] = {"type": "hello", "version": P.VERSION, "name": self.name,
+                                 "spectate": self.spectate, "client": "pokeroulette"}
+        for key in ("password", "token", "admin"):
+            if getattr(self, key):
+                hello[key] = getattr(self, key)
+        try:
+            writer.write(P.encode(hello))
+            await writer.drain()
+            while True:
+                line = await asyncio.wait_for(reader.readline(), self.connect_timeout)
+                if not line:
+                    raise ConnectError("the server closed the connection")
+                msg = P.decode(line)
+                if msg["type"] == "error":
+                    raise ConnectError(str(msg.get("message", "refused")))
+                if msg["type"] == "welcome":
+                    break
+        except ConnectError:
+            writer.close()
+            raise
+        except (OSError, ValueError, asyncio.TimeoutError, P.ProtocolError) as exc:
+            writer.close()
+            raise ConnectError(f"the server did not answer properly ({exc.__class__.__name__})") from None
+        self._reader, self._writer = reader, writer
+        self.connected = True
+        self.welcome = msg
+        self.seat = msg.get("seat") if isinstance(msg.get("seat"), int) else None
+        self.local_seats = () if self.seat is None else (self.seat,)
+        if msg.get("token"):
+            self.token = str(msg["token"])
+            if self.on_token is not None:
+                self.on_token(self.token)
+        if msg.get("name"):
+            self.name = str(msg["name"])
+        return msg
+
+    # -- reading ------------------------------------------------------------------------
+    async def _read_loop(self) -> None:
+        while True:
+            reason, retry = await self._pump()
+            self._lost()
+            if self._closing or not retry or not self.reconnect or not (
+                    self.token or self.spectate or self.admin):
+                break
+            if not await self._reconnect(reason):
+                return
+        self._finish(reason)
+
+    async def _pump(self) -> tuple[str, bool]:
+        """Read and apply messages until the connection ends: (why, whether to retry)."""
+        assert self._reader is not None
+        try:
+            while True:
+                line = await self._reader.readline()
+                if not line.endswith(b"\n"):
+                    return "the server closed the connection", True
+                try:
+                    msg = P.decode(line)
+                except P.ProtocolError as exc:
+                    self._note(f"a garbled message from the server was ignored ({exc.message})")
+                    continue
+                try:
+                    if not self._handle(msg):
+                        why = str(msg.get("reason") or msg.get("message") or "closed by the server")
+                        return why, False
+                except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+                    log.warning("bad %s message from the server: %s", msg.get("type"), exc)
+        except ValueError:
+            return "a message from the server was too long", False
+        except (ConnectionError, OSError):
+            return "the connection was reset", True
+
+    def _lost(self) -> None:
+        self.connected = False
+        if self._writer is not None:
+            self._writer.close()
+        for fut in self._pending.values():
+            if not fut.done():
+                fut.set_exception(IllegalAction("the connection to the table was lost"))
+        self._pending.clear()
+
+    async def _reconnect(self, reason: str) -> bool:
+        self._note(f"Connection lost ({reason}); reconnecting…")
+        last = ""
+        for delay in self.retry_delays:
+            await asyncio.sleep(delay)
+            if self._closing:
+                return False
+            try:
+                await self._open()
+            except ConnectError as exc:
+                last = str(exc)
+                if not last.startswith("cannot reach"):
+                    break  # the server answered and refused: trying again will not help
+                continue
+            self._note("Reconnected: your seat, stack and cards are as you left them")
+            return True
+        self._finish(f"could not reconnect: {last or reason}")
+        return False
+
+    def _finish(self, note: str) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.connected = False
+        self._updates.put_nowait(Update(note=note, closed=True))
+        self._lobby_q.put_nowait({"type": "closed", "reason": note})
+
+    def _note(self, text: str) -> None:
+        if self.game_started:
+            self._updates.put_nowait(Update(note=text))
+        else:
+            self._lobby_q.put_nowait({"type": "notice", "text": text})
+
+    def _handle(self, msg: dict[str, Any]) -> bool:
+        """Apply one server message; False when the server is closing the connection."""
+        kind = msg["type"]
+        if kind == "state":
+            self._on_state(msg)
+        elif kind == "commit":
+            for problem in self.verifier.on_commit(msg):
+                self._note("⚠ " + problem)
+        elif kind == "lobby":
+            self.lobby = msg
+            self.rules = RuleSet.from_dict(msg["rules"])
+            if isinstance(msg.get("you"), int) or msg.get("you") is None and self.spectate:
+                self.seat = msg.get("you")
+                self.local_seats = () if self.seat is None else (self.seat,)
+            self._lobby_q.put_nowait(msg)
+        elif kind == "history":
+            self._history = [[Event.from_dict(e) for e in hand] for hand in msg["hands"]]
+        elif kind == "chat":
+            self.chat_lines = self.chat_lines[-199:] + [msg]
+            who = str(msg.get("name", "?")) + (" (watching)" if msg.get("spectator") else "")
+            if self.game_started:
+                self._updates.put_nowait(Update(note=f"{who}: {msg.get('text', '')}"))
+            else:
+                self._lobby_q.put_nowait(msg)
+        elif kind == "notice":
+            self._note(str(msg.get("text", "")))
+        elif kind == "ack":
+            fut = self._pending.pop(msg.get("id"), None)
+            if fut is not None and not fut.done():
+                fut.set_result(msg)
+        elif kind == "error":
+            fut = self._pending.pop(msg.get("id"), None) if "id" in msg else None
+            if fut is not None and not fut.done():
+                fut.set_exception(IllegalAction(str(msg.get("message", "refused"))))
+            else:
+                self._note("Server: " + str(msg.get("message", "")))
+            if msg.get("fatal"):
+                return False
+        elif kind == "bye":
+            return False
+        return True
+
+    def _on_state(self, msg: dict[str, Any]) -> None:
+        view = SeatView.from_dict(msg["view"])
+        events = tuple(Event.from_dict(e) for e in msg.get("events", ()))
+        problems = self.verifier.on_reveals(msg.get("reveals", []))
+        self._view = view
+        self.version = int(msg.get("version", self.version))
+        self.seats = list(msg.get("seats") or [])
+        self.rules = view.rules
+        loop = asyncio.get_running_loop()
+        d = msg.get("deadline_in")
+        self.deadline = loop.time() + float(d) if isinstance(d, (int, float)) else None
+        for e in events:
+            if not self._history or (e.hand_no and self._history[-1]
+                                     and self._history[-1][-1].hand_no != e.hand_no):
+                self._history.append([])
+            self._history[-1].append(e)
+        shown = shown_cards(view)
+        self.fairness = self.verifier.summary(shown)
+        notes = ["⚠ " + p for p in problems]
+        if any(e.kind == "hand_over" for e in events):
+            notes.append(self.fairness)
+        if not self.game_started:
+            self.game_started = True
+            self._started.set()
+            self._lobby_q.put_nowait({"type": "started"})
+        self._updates.put_nowait(Update(events=events, note="\n".join(notes),
+                                        deadline=self.deadline))
+
+    # -- sending --------------------------------------------------------------------------
+    async def _send(self, msg: dict[str, Any]) -> None:
+        if not self.connected or self._writer is None:
+            raise IllegalAction("not connected to the table (reconnecting)")
+        async with self._send_lock:
+            try:
+                self._writer.write(P.encode(msg))
+                await self._writer.drain()
+            except (ConnectionError, OSError):
+                raise IllegalAction("the connection to the table was lost") from None
+
+    async def request(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """Send a message with a fresh id and wait for the server's ack (or its error)."""
+        self._ids += 1
+        msg = {**msg, "id": self._ids}
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[self._ids] = fut
+        try:
+            await self._send(msg)
+            return await asyncio.wait_for(fut, self.act_timeout)
+        except asyncio.TimeoutError:
+            raise IllegalAction("the table did not answer in time") from None
+        finally:
+            self._pending.pop(msg["id"], None)
+
+    # -- the Session interface ---------------------------------------------------------------
+    def view(self, seat: int | None) -> SeatView:
+        if seat is not None and seat not in self.local_seats:
+            raise IllegalAction("that seat is not played at this terminal")
+        if self._view is None:
+            raise IllegalAction("the game has not started yet")
+        return self._view
+
+    async def act(self, action: Action) -> None:
+        if self.seat is None:
+            raise IllegalAction("spectators cannot act")
+        if action.seat != self.seat:
+            raise IllegalAction("that seat is not played at this terminal")
+        if isinstance(action, Leave):
+            await self.leave()
+            return
+        data = action.to_dict()
+        await self.request({"type": "act", "version": self.version, "action": data})
+
+    async def updates(self) -> AsyncIterator[Update]:
+        while True:
+            update = await self._updates.get()
+            yield update
+            if update.closed:
+                return
+
+    def history(self) -> list[list[Event]]:
+        return [list(hand) for hand in self._history]
+
+    async def start(self) -> None:
+        """Nothing to do: the host starts a network game from the lobby."""
+
+    async def close(self) -> None:
+        """Disconnect; the seat is held on the server and can be taken back with the token."""
+        self._closing = True
+        self._lost()
+        if self._task is not None and self._task is not asyncio.current_task():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._writer.wait_closed(), 2)
+        self._finish("you left the table" if self._left else "disconnected")
+
+    _left = False
+
+    # -- lobby and table extras ---------------------------------------------------------------
+    async def lobby_messages(self) -> AsyncIterator[dict[str, Any]]:
+        """Lobby news until the game starts or the connection ends: ``lobby``, ``chat``,
+        ``notice``, ``error`` messages, then ``{"type": "started"}`` or ``{"type": "closed"}``."""
+        while True:
+            msg = await self._lobby_q.get()
+            yield msg
+            if msg["type"] in ("started", "closed"):
+                return
+
+    async def wait_started(self) -> None:
+        await self._started.wait()
+
+    async def set_ready(self, ready: bool = True) -> None:
+        await self._send({"type": "ready", "ready": ready})
+
+    async def chat(self, text: str) -> None:
+        await self._send({"type": "chat", "text": text})
+
+    async def start_game(self) -> None:
+        await self._send({"type": "start"})
+
+    async def set_bots(self, count: int, level: str | None = None) -> None:
+        msg: dict[str, Any] = {"type": "bots", "count": count}
+        if level:
+            msg["level"] = level
+        await self._send(msg)
+
+    async def back(self) -> None:
+        """Tell the table you are back after timing out (the timer stops playing for you)."""
+        await self._send({"type": "back"})
+
+    async def leave(self) -> None:
+        """Leave the table for good (the seat folds and is out); then disconnect."""
+        self._left = True
+        with contextlib.suppress(IllegalAction):
+            await self._send({"type": "leave"})
+        await self.close()
+
+    @property
+    def is_host(self) -> bool:
+        return bool(self.welcome.get("admin"))

@@ -1,0 +1,299 @@
+"""Deck commitments: the server binds itself to every card's place before a hand; clients verify.
+
+Before a hand, the server sends one commitment per physical card of the shuffled shoe,
+``sha256(nonce_i || card_text)`` with a fresh 32-byte nonce per card. Whenever a client is
+shown a card, it also gets that card's ``(index, nonce)`` and checks it against the list.
+Nonces of cards a client never sees (other seats' hidden cards, folded and mucked cards,
+the undealt deck) are never sent to it, so the commitments reveal nothing about them.
+
+Physical cards are followed by object identity: the table's random generator is wrapped so
+that every shuffle of a fresh shoe hands out a fresh ``Card`` object per physical card (two
+decks, or two jokers, give equal but distinct objects). When discards are shuffled back into
+the deck in the middle of a hand, those cards get new indices and new commitments (a
+``commit`` message with ``start`` > 0), so a re-dealt card never shows where it was first dealt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from collections import Counter
+from typing import Any, Callable, Iterable
+
+from pokeroulette_tui.engine.cards import BY_INDEX, Card, parse_card
+from pokeroulette_tui.engine.state import GameState
+
+NONCE_BYTES = 32
+ALGORITHM = "sha256(nonce || card)"
+_CANONICAL = {id(c): c for c in BY_INDEX}
+
+
+def commitment(nonce: bytes, card_text: str) -> str:
+    """The commitment to one card: hex SHA-256 of the nonce bytes then the card's ASCII text.
+
+    >>> commitment(bytes(32), "As")[:16]
+    'f8ad53c08b9dad72'
+    """
+    return hashlib.sha256(nonce + card_text.encode("ascii")).hexdigest()
+
+
+# -- following physical cards ---------------------------------------------------------
+
+class _Tracking:
+    """Mixin for a random generator: fresh card objects for new shoes, and a note of
+    already-dealt cards shuffled again (a reshuffle of discards)."""
+
+    reshuffled: list[list[Card]]
+
+    def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]
+        super().shuffle(x)  # type: ignore[misc]
+        again: list[Card] = []
+        for i, c in enumerate(x):
+            if isinstance(c, Card):
+                if _CANONICAL.get(id(c)) is c:
+                    x[i] = Card(c.rank, c.suit)
+                else:
+                    again.append(c)
+        if again:
+            self.reshuffled.append(again)
+
+
+class TrackingRandom(_Tracking, random.Random):
+    """A seeded generator (tests, replays) that follows physical cards."""
+
+    def __init__(self, seed: Any = None) -> None:
+        self.reshuffled = []
+        super().__init__(seed)
+
+
+class TrackingSystemRandom(_Tracking, secrets.SystemRandom):
+    """The operating system's CSPRNG (real play), following physical cards."""
+
+    def __init__(self) -> None:
+        self.reshuffled = []
+        super().__init__()
+
+
+def install_tracking(state: GameState) -> None:
+    """Give ``state`` a tracking generator that draws exactly the same numbers as before."""
+    if isinstance(state.rng, _Tracking):
+        return
+    if state.seeded and not isinstance(state.rng, secrets.SystemRandom):
+        rng: random.Random = TrackingRandom()
+        rng.setstate(state.rng.getstate())
+    else:
+        rng = TrackingSystemRandom()
+    state.rng = rng
+
+
+def _zones(state: GameState) -> dict[str, list[Card]]:
+    """Every place a dealt card can be, by a stable name."""
+    zones: dict[str, list[Card]] = {"deck": state.deck, "discards": state.discards}
+    for key in ("match", "last_match"):
+        card = getattr(state, key)
+        zones[key] = [card] if card is not None else []
+    for n, s in enumerate(state.seats):
+        for key in ("stock", "actives", "hand", "added"):
+            zones[f"{n}.{key}"] = getattr(s, key)
+    return zones
+
+
+# -- the server's side -------------------------------------------------------------
+
+class DeckCommitter:
+    """The dealer's commitments for the current hand and what each viewer has been shown."""
+
+    def __init__(self, nonce_source: Callable[[int], bytes] = secrets.token_bytes) -> None:
+        self.nonce_source = nonce_source
+        self.hand_no = 0
+        self.cards: list[Card] = []          # index -> physical card object
+        self.nonces: list[bytes] = []
+        self.commitments: list[str] = []
+        self.pos: dict[int, int] = {}        # id(card object) -> its current index
+        self.revealed: dict[int | None, dict[int, None]] = {}  # viewer -> indices (ordered)
+        self._shoe: list[Card] | None = None
+
+    def refresh(self, state: GameState) -> list[dict[str, Any]]:
+        """Commit to a new shoe or to reshuffled cards; returns the ``commit`` messages."""
+        out: list[dict[str, Any]] = []
+        rng = state.rng
+        if state.shoe_order and state.shoe_order is not self._shoe:
+            self._shoe = state.shoe_order
+            self.hand_no = state.hand_no
+            self.cards, self.nonces, self.commitments, self.pos = [], [], [], {}
+            self.revealed = {}
+            if isinstance(rng, _Tracking):
+                rng.reshuffled.clear()
+            out.append(self._add(list(state.shoe_order)))
+        if isinstance(rng, _Tracking) and rng.reshuffled:
+            for group in rng.reshuffled:
+                group = [c for c in group if id(c) in self.pos]
+                if group:
+                    out.append(self._add(group))
+            rng.reshuffled.clear()
+        return out
+
+    def _add(self, cards: list[Card]) -> dict[str, Any]:
+        start = len(self.cards)
+        new = []
+        for card in cards:
+            nonce = self.nonce_source(NONCE_BYTES)
+            self.pos[id(card)] = len(self.cards)
+            self.cards.append(card)
+            self.nonces.append(nonce)
+            c = commitment(nonce, card.text)
+            self.commitments.append(c)
+            new.append(c)
+        return self.commit_message(start, new)
+
+    def commit_message(self, start: int = 0, commitments: list[str] | None = None) -> dict[str, Any]:
+        return {"type": "commit", "hand_no": self.hand_no, "algorithm": ALGORITHM, "start": start,
+                "commitments": list(self.commitments if commitments is None else commitments)}
+
+    def reveal(self, viewer: int | None, shown: Iterable[Card | None]) -> list[list[Any]]:
+        """``[index, nonce hex, card]`` for every card in ``shown`` this viewer has not been
+        opened yet. ``shown`` must be exactly what the viewer is shown (its view, its events)."""
+        if not self.cards:
+            return []
+        seen = self.revealed.setdefault(viewer, {})
+        out = []
+        for card in shown:
+            if card is None:
+                continue
+            i = self.pos.get(id(card))
+            if i is None or i in seen or self.cards[i] is not card:
+                continue
+            seen[i] = None
+            out.append([i, self.nonces[i].hex(), card.text])
+        return out
+
+    def opened(self, viewer: int | None) -> list[list[Any]]:
+        """Every opening this viewer has had this hand (sent again after a reconnect)."""
+        return [[i, self.nonces[i].hex(), self.cards[i].text]
+                for i in self.revealed.get(viewer, {})]
+
+    # -- crash safety ----------------------------------------------------------
+    def to_dict(self, state: GameState) -> dict[str, Any]:
+        """Everything needed to carry on after a restart (nonces included: keep it private)."""
+        if not self.cards:
+            return {}
+        zones = {k: [self.pos.get(id(c), -1) for c in cards] for k, cards in _zones(state).items()}
+        return {"hand_no": self.hand_no, "cards": [c.text for c in self.cards],
+                "nonces": [n.hex() for n in self.nonces], "zones": zones,
+                "revealed": [[v, list(ix)] for v, ix in self.revealed.items()]}
+
+    def restore(self, state: GameState, data: dict[str, Any]) -> None:
+        """Rebuild from :meth:`to_dict` and re-link the state's cards to their indices."""
+        install_tracking(state)
+        if not data or data.get("hand_no") != state.hand_no or not state.shoe_order:
+            self._shoe = state.shoe_order or None  # an old hand: never commit to it again
+            return
+        texts = data["cards"]
+        self.hand_no = state.hand_no
+        self.nonces = [bytes.fromhex(n) for n in data["nonces"]]
+        self.cards = [parse_card(t) for t in texts]
+        self.cards = [Card(c.rank, c.suit) for c in self.cards]
+        self.commitments = [commitment(n, c.text) for n, c in zip(self.nonces, self.cards)]
+        self.pos = {}
+        for key, cards in _zones(state).items():
+            indices = data["zones"].get(key, [])
+            for k, card in enumerate(cards):
+                i = indices[k] if k < len(indices) else -1
+                if 0 <= i < len(self.cards) and self.cards[i] == card:
+                    obj = self.cards[i]
+                    if key in ("match", "last_match"):
+                        setattr(state, key, obj)
+                    else:
+                        cards[k] = obj
+                    self.pos[id(obj)] = i
+        # an object shared by two zones (a stock card also listed in "added") is re-linked
+        # to the same index object above; reshuffled cards keep only their newest index
+        self.revealed = {v: dict.fromkeys(int(i) for i in ix) for v, ix in data.get("revealed", [])}
+        self._shoe = state.shoe_order
+
+
+# -- the client's side --------------------------------------------------------------
+
+def shown_cards(view: Any) -> list[Card]:
+    """The faces a SeatView shows from this hand's shoe, each physical card once (the suit
+    ranking draw is another deck; ``last_match`` is the match card or a discard already)."""
+    out = [c for c in (view.match,) if c is not None]
+    out += [c for c in view.discards if c is not None]
+    for p in view.players:
+        out += [c for c in p.stock + p.actives + p.hand if c is not None]
+    return out
+
+
+class DeckVerifier:
+    """Checks every card a client is shown against the dealer's commitments."""
+
+    def __init__(self) -> None:
+        self.hand_no = 0
+        self.commitments: list[str] = []
+        self.opened: dict[int, str] = {}
+        self.problems: list[str] = []
+
+    def on_commit(self, msg: dict[str, Any]) -> list[str]:
+        hand_no, start, new = msg.get("hand_no"), msg.get("start", 0), msg.get("commitments")
+        if not isinstance(new, list) or not all(isinstance(c, str) and len(c) == 64 for c in new):
+            return self._problem("the dealer sent a malformed deck commitment")
+        if start == 0:
+            self.hand_no = hand_no if isinstance(hand_no, int) else 0
+            self.commitments, self.opened, self.problems = list(new), {}, []
+            return []
+        if hand_no != self.hand_no or start != len(self.commitments):
+            return self._problem("the dealer's extra commitment does not follow the first one")
+        self.commitments.extend(new)
+        return []
+
+    def on_reveals(self, reveals: Any) -> list[str]:
+        """Check openings; returns the problems found (empty when all is well)."""
+        bad: list[str] = []
+        if not isinstance(reveals, list):
+            return self._problem("the dealer sent malformed card openings")
+        for item in reveals:
+            try:
+                i, nonce_hex, text = item
+                nonce = bytes.fromhex(nonce_hex)
+                card = parse_card(text)
+            except (TypeError, ValueError):
+                bad += self._problem("the dealer sent a malformed card opening")
+                continue
+            if not isinstance(i, int) or not 0 <= i < len(self.commitments):
+                bad += self._problem(f"card {text} was opened at position {i}, outside the deck")
+            elif commitment(nonce, card.text) != self.commitments[i]:
+                bad += self._problem(f"card {card.text} does NOT match the dealer's commitment")
+            elif self.opened.get(i, card.text) != card.text:
+                bad += self._problem(f"position {i} was opened as two different cards")
+            else:
+                self.opened[i] = card.text
+        return bad
+
+    def _problem(self, text: str) -> list[str]:
+        self.problems.append(text)
+        return [text]
+
+    def unverified(self, cards: Iterable[Card]) -> list[Card]:
+        """Cards shown (from this hand's shoe) that no opening covers."""
+        have = Counter(self.opened.values())
+        missing = []
+        for card in cards:
+            if have[card.text] > 0:
+                have[card.text] -= 1
+            else:
+                missing.append(card)
+        return missing
+
+    def summary(self, cards: Iterable[Card]) -> str:
+        cards = list(cards)
+        if not self.commitments:
+            return "deck check: no commitment for this hand"
+        if self.problems:
+            return f"deck check FAILED (hand {self.hand_no}): {self.problems[-1]}"
+        missing = self.unverified(cards)
+        if missing:
+            return (f"deck check: {len(missing)} card(s) shown without an opening "
+                    f"({' '.join(c.text for c in missing[:5])})")
+        return (f"deck check ✓ hand {self.hand_no}: all {len(self.opened)} cards you were "
+                f"shown match the dealer's commitment")

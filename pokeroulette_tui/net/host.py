@@ -1,0 +1,698 @@
+"""The table host: lobby, seats, turns, the turn timer and deck commitments, with no sockets.
+
+A :class:`TableHost` takes what arrives on a connection (``connect``, ``receive`` a line,
+``disconnect``) and the clock (``poll``), and returns the messages to send as a list of
+:class:`Out`. :mod:`pokeroulette_tui.net.server` only moves those bytes.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass, field
+from itertools import chain
+from pathlib import Path
+from typing import Any, Callable
+
+from pokeroulette_tui.bots import LEVELS
+from pokeroulette_tui.engine import save as saving
+from pokeroulette_tui.engine.actions import (Action, Advance, Check, Cut, Discard, Fold,
+                                             IllegalAction, Leave, MoveStockToActive, StartHand,
+                                             action_from_dict)
+from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.rules import RuleSet, describe_rules
+from pokeroulette_tui.engine.state import LEFT
+from pokeroulette_tui.engine.view import view_for
+from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net.commit import DeckCommitter, install_tracking
+from pokeroulette_tui.table import SeatConfig, Table
+
+log = logging.getLogger("pokeroulette.net")
+
+
+@dataclass
+class Out:
+    """One thing to do on a connection: send ``msg`` (if any), then close (if ``close``)."""
+
+    cid: int
+    msg: dict[str, Any] | None = None
+    close: bool = False
+
+
+@dataclass
+class HostConfig:
+    """How a hosted table runs. Times are seconds; 0 turns a timer or a pause off."""
+
+    rules: RuleSet = field(default_factory=RuleSet)
+    password: str | None = None
+    seed: int | None = None
+    save_path: Path | None = None
+    turn_timeout: float = 60.0
+    away_after: int = 3            # consecutive timeouts before a seat is "away"
+    delay: float = 0.6             # pause before each dealer or bot step
+    hand_pause: float = 2.0        # pause after a hand, before the next deal
+    bots: int = 0
+    bot_level: str = "random"
+    headless: bool = True          # no host seat: the game starts when every player is ready
+    hello_timeout: float = 10.0
+    max_connections: int = 64
+    max_spectators: int = 32
+    chat_burst: int = 5
+    chat_rate: float = 1.0         # chat messages per second, after the burst
+    max_errors: int = 50           # protocol errors before a connection is closed
+    history_hands: int = 20
+
+
+@dataclass
+class Player:
+    """A seat in the lobby and then at the table."""
+
+    name: str
+    bot: str | None = None
+    token_digest: str = ""
+    ready: bool = False
+    cid: int | None = None
+    host: bool = False
+
+
+@dataclass
+class Conn:
+    cid: int
+    opened: float
+    welcomed: bool = False
+    closing: bool = False
+    name: str = ""
+    player: Player | None = None
+    spectator: bool = False
+    admin: bool = False
+    errors: int = 0
+    last_id: int = -1
+    chat_tokens: float = 0.0
+    chat_at: float = 0.0
+
+
+@dataclass
+class NetTable(Table):
+    """A Table whose save also keeps the host's resume data (token digests, commitments)."""
+
+    net_meta: Callable[[], dict[str, Any]] | None = None
+
+    def meta(self) -> dict[str, Any]:
+        meta = super().meta()
+        if self.net_meta is not None:
+            meta["net"] = self.net_meta()
+        return meta
+
+    def autosave(self) -> None:
+        try:
+            super().autosave()
+        except OSError as exc:  # a full disk must not stop the table
+            log.error("autosave to %s failed: %s", self.save_path, exc)
+
+
+def timeout_action(table: Table, seat: int) -> Action:
+    """What the turn timer plays: check if free, else fold; keep the stock; stand pat;
+    cut in the middle."""
+    legal = table.legal(seat)
+    for a in legal:
+        if isinstance(a, Check):
+            return a
+        if isinstance(a, MoveStockToActive) and a.index is None:
+            return a
+        if isinstance(a, Discard) and not a.indices:
+            return a
+    if any(isinstance(a, Cut) for a in legal):
+        return Cut(seat=seat, position=len(table.state.deck) // 2)
+    return Fold(seat=seat)
+
+
+class TableHost:
+    """One hosted table: the only engine, the lobby before it, and every connection."""
+
+    def __init__(self, config: HostConfig, *, admin_token: str | None = None,
+                 nonce_source: Callable[[int], bytes] = secrets.token_bytes) -> None:
+        self.config = config
+        self.rules = config.rules
+        self.admin_token = admin_token
+        self.conns: dict[int, Conn] = {}
+        self.players: list[Player] = []
+        self.table: NetTable | None = None
+        self.committer = DeckCommitter(nonce_source)
+        self.chat_log: list[dict[str, Any]] = []
+        self.version = 0
+        self.turn_start = 0
+        self.deadline: float | None = None
+        self._turn_key: tuple[int | None, int] | None = None
+        self._next_auto = 0.0
+        self.next_wakeup: float | None = None
+        self._set_bots(config.bots, config.bot_level)
+
+    # -- resume ---------------------------------------------------------------
+    @classmethod
+    def resume(cls, path: Path, config: HostConfig, **kw: Any) -> "TableHost":
+        """Carry on a saved table (raises SaveError): same hand, same stacks, same tokens."""
+        table = NetTable.resume(path)
+        meta = saving.load(path).meta.get("net", {})
+        host = cls(HostConfig(**{**config.__dict__, "rules": table.state.rules, "bots": 0,
+                                 "save_path": path}), **kw)
+        host.players = [Player(name=sc.name, bot=sc.bot) for sc in table.seats]
+        for i, digest in (meta.get("tokens") or {}).items():
+            if 0 <= int(i) < len(host.players):
+                host.players[int(i)].token_digest = str(digest)
+        if isinstance(meta.get("host_seat"), int) and 0 <= meta["host_seat"] < len(host.players):
+            host.players[meta["host_seat"]].host = True
+        host.committer.restore(table.state, meta.get("commit") or {})
+        host._adopt(table)
+        return host
+
+    def _adopt(self, table: NetTable) -> None:
+        install_tracking(table.state)
+        table.net_meta = self._net_meta
+        self.table = table
+        self.rules = table.state.rules
+        self.version = self.turn_start = len(table.actions)
+
+    def _net_meta(self) -> dict[str, Any]:
+        host_seat = next((i for i, p in enumerate(self.players) if p.host), None)
+        return {"tokens": {str(i): p.token_digest for i, p in enumerate(self.players)
+                           if p.token_digest},
+                "host_seat": host_seat,
+                "commit": self.committer.to_dict(self.table.state) if self.table else {}}
+
+    # -- queries --------------------------------------------------------------
+    @property
+    def started(self) -> bool:
+        return self.table is not None
+
+    def seat_of(self, player: Player | None) -> int | None:
+        if player is None:
+            return None
+        for i, p in enumerate(self.players):
+            if p is player:
+                return i
+        return None
+
+    def away(self, seat: int) -> bool:
+        return bool(self.table and self.table.state.timeouts.get(seat, 0) >= self.config.away_after)
+
+    def humans(self) -> list[Player]:
+        return [p for p in self.players if p.bot is None]
+
+    def start_problem(self) -> str:
+        """Why the game cannot start now ("" when it can)."""
+        if self.started:
+            return "the game has started"
+        n = len(self.players)
+        if n < self.rules.min_players:
+            return f"these rules need at least {self.rules.min_players} players ({n} seated)"
+        if n > self.rules.max_players:
+            return f"these rules seat at most {self.rules.max_players} players"
+        if not self.humans():
+            return "nobody is seated"
+        waiting = [p.name for p in self.humans() if not (p.ready or p.host)]
+        if waiting:
+            return "waiting for " + ", ".join(waiting) + " to be ready"
+        return ""
+
+    # -- connections ------------------------------------------------------------
+    def connect(self, cid: int, now: float) -> list[Out]:
+        if len(self.conns) >= self.config.max_connections:
+            return [Out(cid, P.error("the server is full", fatal=True), close=True)]
+        self.conns[cid] = Conn(cid=cid, opened=now, chat_tokens=self.config.chat_burst, chat_at=now)
+        self._wake(now + self.config.hello_timeout)
+        return []
+
+    def receive(self, cid: int, line: bytes, now: float) -> list[Out]:
+        """One line from a connection; every mistake becomes an error, nothing else changes."""
+        conn = self.conns.get(cid)
+        if conn is None or conn.closing:
+            return []
+        if not line.strip():
+            return []  # blank lines keep a connection alive
+        msg = None
+        try:
+            msg = P.decode(line)
+            if not conn.welcomed:
+                return self._hello(conn, msg, now)
+            handler = self._handlers.get(msg["type"])
+            if handler is None:
+                raise P.ProtocolError(f"unknown message type {msg['type'][:32]!r}")
+            return handler(self, conn, msg, now)
+        except P.ProtocolError as exc:
+            if not conn.welcomed:  # the first line must be a good hello: else error and close
+                exc.fatal = True
+            return self._fail(conn, exc, ref=_ref(msg))
+
+    def oversized(self, cid: int) -> list[Out]:
+        """The peer sent a line longer than the limit: refuse it and close (its tail is never
+        read as a message)."""
+        conn = self.conns.get(cid)
+        if conn is None:
+            return []
+        return self._fail(conn, P.ProtocolError(f"a message may be at most {P.MAX_LINE} bytes",
+                                                fatal=True))
+
+    def disconnect(self, cid: int, now: float) -> list[Out]:
+        """The connection is gone (closed, reset, too slow): hold the seat, tell the others."""
+        conn = self.conns.pop(cid, None)
+        if conn is None or conn.player is None or conn.player.cid != cid:
+            return []
+        player = conn.player
+        player.cid = None
+        if not self.started:
+            self.players.remove(player)
+            return [*self._notice(f"{player.name} left the lobby"), *self._lobby_all()]
+        seat = self.seat_of(player)
+        out = [*self._notice(f"{player.name} lost the connection; the seat is held "
+                             f"(the turn timer plays for them)")] if not self._left(seat) else []
+        return out + self._lobby_all()
+
+    def _left(self, seat: int | None) -> bool:
+        return seat is None or self.table is None or self.table.state.seats[seat].status == LEFT
+
+    def _fail(self, conn: Conn, exc: P.ProtocolError, ref: int | None = None) -> list[Out]:
+        conn.errors += 1
+        fatal = exc.fatal or conn.errors > self.config.max_errors
+        text = exc.message if conn.errors <= self.config.max_errors else "too many errors"
+        if fatal:
+            conn.closing = True
+            log.info("closing connection %s: %s", conn.cid, text)
+        return [Out(conn.cid, P.error(text, ref=ref, fatal=fatal), close=fatal)]
+
+    # -- hello ------------------------------------------------------------------
+    def _hello(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        h = P.check_hello(msg)
+        conn.admin = bool(self.admin_token and h["admin"]
+                          and P.secret_matches(h["admin"], self.admin_token))
+        if self.config.password and not conn.admin and not P.secret_matches(
+                h["password"], self.config.password):
+            raise P.ProtocolError("wrong password", fatal=True)
+        conn.name = h["name"]
+        if h["spectate"]:
+            if sum(c.spectator for c in self.conns.values()) >= self.config.max_spectators:
+                raise P.ProtocolError("too many spectators", fatal=True)
+            conn.spectator = conn.welcomed = True
+            out = [Out(conn.cid, self._welcome(conn, None))]
+            out += self._catch_up(conn, now)
+            return out + self._notice(f"{conn.name} is watching") + self._lobby_all(but=conn)
+        player, token, replaced, existing = self._claim(conn, h["name"], h["token"])
+        conn.player, conn.welcomed = player, True
+        out = []
+        old = self.conns.get(replaced) if replaced is not None else None
+        if old is not None:
+            old.closing, old.player = True, None
+            out.append(Out(old.cid, P.error("replaced by a new connection for this seat",
+                                            fatal=True), close=True))
+        out.append(Out(conn.cid, self._welcome(conn, token)))
+        out += self._catch_up(conn, now)
+        out += self._notice(f"{player.name} {'is back' if existing else 'joined'}")
+        out += self._lobby_all(but=conn)
+        return out + self._maybe_autostart(now)
+
+    def _claim(self, conn: Conn, name: str,
+               token: str) -> tuple[Player, str | None, int | None, bool]:
+        """The seat this hello takes: its own (with the resume token) or a new one."""
+        for p in self.players:
+            if not P.same_name(p.name, name):
+                continue
+            if p.bot is not None:
+                raise P.ProtocolError(f"{p.name} is a bot's name here; choose another", fatal=True)
+            if P.token_matches(token, p.token_digest) or (conn.admin and p.host):
+                new = None
+                if conn.admin and not P.token_matches(token, p.token_digest):
+                    new = secrets.token_urlsafe(24)
+                    p.token_digest = P.token_digest(new)
+                old, p.cid = p.cid, conn.cid
+                if self.started and self.table is not None:
+                    seat = self.seat_of(p)
+                    if seat is not None and self.table.state.seats[seat].status == LEFT:
+                        raise P.ProtocolError("you left this table; join with --spectate to watch",
+                                              fatal=True)
+                return p, new, old, True
+            raise P.ProtocolError(f"the name {p.name} is taken; to take your seat back, rejoin "
+                                  "with your resume token", fatal=True)
+        if self.started:
+            raise P.ProtocolError("the game has already started; join with --spectate to watch",
+                                  fatal=True)
+        if len(self.players) >= self.rules.max_players:
+            bots = [p for p in self.players if p.bot is not None]
+            if not bots:
+                raise P.ProtocolError("the table is full", fatal=True)
+            self.players.remove(bots[-1])  # bots only fill empty seats
+        token = secrets.token_urlsafe(24)
+        p = Player(name=name, token_digest=P.token_digest(token), cid=conn.cid,
+                   host=conn.admin and not any(q.host for q in self.players))
+        first_bot = next((i for i, q in enumerate(self.players) if q.bot is not None),
+                         len(self.players))
+        self.players.insert(first_bot, p)
+        return p, token, None, False
+
+    def _welcome(self, conn: Conn, token: str | None) -> dict[str, Any]:
+        return {"type": "welcome", "version": P.VERSION, "name": conn.player.name if conn.player
+                else conn.name, "seat": self.seat_of(conn.player), "token": token,
+                "spectator": conn.spectator, "admin": conn.admin, "started": self.started,
+                "password": bool(self.config.password)}
+
+    def _catch_up(self, conn: Conn, now: float) -> list[Out]:
+        """Everything a (re)joining connection needs: lobby, recent chat, and in a game the
+        history, the deck commitment, the openings so far and the current view."""
+        out = [Out(conn.cid, self._lobby_msg(conn))]
+        out += [Out(conn.cid, m) for m in self.chat_log[-20:]]
+        if not self.started:
+            return out
+        seat = self.seat_of(conn.player)
+        hands = self.table.history[-self.config.history_hands:]
+        out.append(Out(conn.cid, {"type": "history", "hands": [
+            [e.redacted_for(seat).to_dict() for e in hand] for hand in hands]}))
+        if self.committer.cards:
+            out.append(Out(conn.cid, self.committer.commit_message()))
+        out.append(Out(conn.cid, self._state_msg(seat, [], self.committer.opened(seat), now)))
+        return out
+
+    # -- lobby ------------------------------------------------------------------
+    def _lobby_msg(self, conn: Conn) -> dict[str, Any]:
+        seats = []
+        for i, p in enumerate(self.players):
+            seats.append({"seat": i, "name": p.name, "bot": p.bot, "ready": p.ready or p.bot is not None,
+                          "connected": p.cid is not None or p.bot is not None, "host": p.host,
+                          "away": self.away(i), "left": self.started and self._left(i)})
+        return {"type": "lobby", "started": self.started, "you": self.seat_of(conn.player),
+                "seats": seats, "spectators": sum(c.spectator for c in self.conns.values()),
+                "rules": self.rules.to_dict(), "rules_text": describe_rules(self.rules),
+                "min_players": self.rules.min_players, "max_players": self.rules.max_players,
+                "turn_timeout": self.config.turn_timeout, "headless": self.config.headless,
+                "bot_level": self.config.bot_level, "start_problem": self.start_problem()}
+
+    def _lobby_all(self, but: Conn | None = None) -> list[Out]:
+        return [Out(c.cid, self._lobby_msg(c)) for c in self._live() if c is not but]
+
+    def _live(self) -> list[Conn]:
+        return [c for c in self.conns.values() if c.welcomed and not c.closing]
+
+    def _notice(self, text: str) -> list[Out]:
+        log.info("%s", text)
+        msg = {"type": "notice", "text": text}
+        return [Out(c.cid, msg) for c in self._live()]
+
+    def _set_bots(self, count: int, level: str) -> None:
+        humans = self.humans()
+        count = max(0, min(count, self.rules.max_players - len(humans)))
+        taken = {p.name.casefold() for p in humans}
+        bots, n = [], 0
+        while len(bots) < count:
+            n += 1
+            name = f"Bot {n}"
+            if name.casefold() not in taken:
+                bots.append(Player(name=name, bot=level, ready=True))
+        self.players = humans + bots
+
+    def _on_ready(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        if self.started:
+            raise P.ProtocolError("the game has already started")
+        if conn.player is None:
+            raise P.ProtocolError("spectators are always ready")
+        conn.player.ready = P.want_bool(msg, "ready", True)
+        return self._lobby_all() + self._maybe_autostart(now)
+
+    def _on_bots(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        if not conn.admin:
+            raise P.ProtocolError("only the host seats bots")
+        if self.started:
+            raise P.ProtocolError("the game has already started")
+        count = P.want_int(msg, "count", lo=0, hi=self.rules.max_players)
+        level = P.want_str(msg, "level", limit=20, default=self.config.bot_level)
+        if level not in LEVELS:
+            raise P.ProtocolError(f"unknown bot level {level!r} (choose {', '.join(LEVELS)})")
+        self.config.bot_level = level
+        self._set_bots(count, level)
+        return self._lobby_all()
+
+    def _on_start(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        if not conn.admin:
+            raise P.ProtocolError("only the host starts the game")
+        problem = self.start_problem()
+        if problem:
+            raise P.ProtocolError(f"cannot start: {problem}")
+        return self._start(now)
+
+    def _maybe_autostart(self, now: float) -> list[Out]:
+        if self.config.headless and not self.started and not self.start_problem():
+            return self._start(now)
+        return []
+
+    def _start(self, now: float) -> list[Out]:
+        seats = [SeatConfig(name=p.name, bot=p.bot) for p in self.players]
+        table = NetTable.create(self.rules, seats, seed=self.config.seed,
+                                save_path=self.config.save_path)
+        self._adopt(table)
+        table.autosave()
+        self._next_auto = now + self.config.delay
+        self._wake(self._next_auto)
+        log.info("game started: %s", ", ".join(p.name for p in self.players))
+        out = self._notice("The game starts: " + ", ".join(p.name for p in self.players))
+        out += self._lobby_all()
+        return out + self._broadcast([], now)
+
+    # -- chat, back, leave, ping ----------------------------------------------------
+    def _on_chat(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        raw = P.want_str(msg, "text", limit=4 * P.MAX_CHAT)
+        text = P.clean_text(raw, 4 * P.MAX_CHAT)
+        if len(text) > P.MAX_CHAT:
+            raise P.ProtocolError(f"chat messages are at most {P.MAX_CHAT} characters")
+        if not text:
+            raise P.ProtocolError("empty chat message")
+        cfg = self.config
+        conn.chat_tokens = min(cfg.chat_burst, conn.chat_tokens + (now - conn.chat_at) * cfg.chat_rate)
+        conn.chat_at = now
+        if conn.chat_tokens < 1:
+            raise P.ProtocolError("slow down: too many chat messages")
+        conn.chat_tokens -= 1
+        name = conn.player.name if conn.player else conn.name
+        line = {"type": "chat", "seat": self.seat_of(conn.player), "name": name, "text": text,
+                "spectator": conn.spectator}
+        self.chat_log = self.chat_log[-49:] + [line]
+        return [Out(c.cid, line) for c in self._live()]
+
+    def _on_back(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        seat = self.seat_of(conn.player)
+        if seat is None or not self.started or not self.away(seat):
+            return [Out(conn.cid, {"type": "notice", "text": "you are not away"})]
+        self.table.state.timeouts[seat] = 0
+        self.deadline = None  # re-arm the timer with a full turn
+        return self._notice(f"{conn.player.name} is back") + self._lobby_all() + self._timer(now)
+
+    def _on_ping(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        reply: dict[str, Any] = {"type": "pong"}
+        if "id" in msg:
+            reply["id"] = P.want_int(msg, "id", lo=0, hi=2**53)
+        return [Out(conn.cid, reply)]
+
+    def _on_leave(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        player = conn.player
+        conn.closing = True
+        conn.player = None
+        out = [Out(conn.cid, {"type": "bye", "reason": "you left the table"}, close=True)]
+        if player is None:
+            return out
+        player.cid = None
+        if not self.started:
+            self.players.remove(player)
+            return out + self._notice(f"{player.name} left") + self._lobby_all() \
+                + self._maybe_autostart(now)
+        seat = self.seat_of(player)
+        out += self._apply(self.table.leave(seat), Leave(seat=seat), now)
+        return out + self._lobby_all()
+
+    # -- actions ----------------------------------------------------------------
+    def _on_act(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        ref = P.want_int(msg, "id", lo=0, hi=2**53)
+        if ref <= conn.last_id:
+            raise P.ProtocolError("this request id was used already (replayed action ignored)")
+        conn.last_id = ref
+        if not self.started:
+            raise P.ProtocolError("the game has not started")
+        seat = self.seat_of(conn.player)
+        if seat is None:
+            raise P.ProtocolError("spectators cannot act")
+        version = P.want_int(msg, "version", lo=0, hi=2**53)
+        raw = msg.get("action")
+        if not isinstance(raw, dict):
+            raise P.ProtocolError('"action" must be an object')
+        P.check_amounts(raw)
+        if raw.get("seat", seat) != seat:
+            raise P.ProtocolError("you can only act for your own seat")
+        try:
+            action = action_from_dict({**raw, "seat": seat})
+        except IllegalAction as exc:
+            raise P.ProtocolError(str(exc)) from None
+        if isinstance(action, (StartHand, Advance)):
+            raise P.ProtocolError("only the dealer deals")
+        if isinstance(action, Leave):
+            return self._on_leave(conn, msg, now)
+        if not self.turn_start <= version <= self.version:
+            raise P.ProtocolError("stale action: the table has moved on since that view, "
+                                  "nothing was done")
+        try:
+            events = self.table.apply(action)
+        except IllegalAction as exc:
+            raise P.ProtocolError(str(exc)) from None
+        was_away = self.away(seat)
+        self.table.state.timeouts[seat] = 0
+        out = self._apply(events, action, now)
+        if was_away:
+            out += self._notice(f"{conn.player.name} is back") + self._lobby_all()
+        return out + [Out(conn.cid, {"type": "ack", "id": ref, "version": self.version})]
+
+    def _apply(self, events: list[Event], action: Action, now: float) -> list[Out]:
+        """Bookkeeping after the engine played ``action``: commitments, turn, timer, views."""
+        if not events:
+            return []
+        self.version = len(self.table.actions)
+        out = [Out(c.cid, m) for m in self.committer.refresh(self.table.state) for c in self._live()]
+        state = self.table.state
+        key = (state.to_act, self.version)
+        if self._turn_key is None or key[0] != self._turn_key[0] or action.seat == state.to_act:
+            self.turn_start = self.version
+            self._turn_key = key
+            self.deadline = None
+        pause = self.config.hand_pause if state.phase in ("hand_over",) else self.config.delay
+        self._next_auto = now + pause
+        self._wake(self._next_auto)
+        if _first_of_hand(events):
+            self.table.autosave()  # again, now with this hand's commitments
+        out += self._timer(now)
+        out += self._broadcast(events, now)
+        if state.game_over:
+            out += self._notice("Game over: " + (state.game_over_reason or "the game has ended"))
+        return out
+
+    def _timer(self, now: float) -> list[Out]:
+        """Arm the turn timer for a human turn (an away seat is played at once)."""
+        seat = self.table.waiting_for_human() if self.table else None
+        if seat is None:
+            self.deadline = None
+            return []
+        if self.deadline is None:
+            if self.away(seat):
+                self.deadline = self._next_auto
+            elif self.config.turn_timeout > 0:
+                self.deadline = now + self.config.turn_timeout
+            if self.deadline is not None:
+                self._wake(self.deadline)
+        return []
+
+    def _broadcast(self, events: list[Event], now: float) -> list[Out]:
+        """The new state to every connection, each seen from its own seat (spectators share
+        one public message, so their openings are computed once)."""
+        out: list[Out] = []
+        made: dict[int | None, dict[str, Any]] = {}
+        for c in self._live():
+            seat = self.seat_of(c.player)
+            if seat not in made:
+                made[seat] = self._state_msg(seat, events, None, now)
+            out.append(Out(c.cid, made[seat]))
+        return out
+
+    def _state_msg(self, seat: int | None, events: list[Event], reveals: list[list[Any]] | None,
+                   now: float) -> dict[str, Any]:
+        state = self.table.state
+        view = view_for(state, seat)
+        shown = [e.redacted_for(seat) for e in events]
+        opened = list(reveals or [])
+        opened += self.committer.reveal(seat, chain(view.all_cards(), *(e.cards for e in shown)))
+        deadline_in = None
+        if self.deadline is not None:
+            deadline_in = round(max(0.0, self.deadline - now), 3)
+        return {"type": "state", "version": self.version, "view": P.view_to_wire(view),
+                "events": [e.to_dict() for e in shown], "reveals": opened,
+                "deadline_in": deadline_in, "turn": state.to_act,
+                "seats": [{"connected": p.cid is not None or p.bot is not None,
+                           "away": self.away(i), "bot": p.bot is not None}
+                          for i, p in enumerate(self.players)]}
+
+    # -- the clock ------------------------------------------------------------------
+    def _wake(self, at: float) -> None:
+        if self.next_wakeup is None or at < self.next_wakeup:
+            self.next_wakeup = at
+
+    def poll(self, now: float, *, max_steps: int = 64) -> list[Out]:
+        """Everything that is due by ``now``: hello timeouts, dealer and bot steps, the turn
+        timer. Afterwards ``next_wakeup`` is when to call again (None: only on news)."""
+        self.next_wakeup = None
+        out: list[Out] = []
+        for c in list(self.conns.values()):
+            if not c.welcomed and not c.closing:
+                if now - c.opened >= self.config.hello_timeout:
+                    c.closing = True
+                    out.append(Out(c.cid, P.error(
+                        f"no hello within {self.config.hello_timeout:g} seconds", fatal=True),
+                        close=True))
+                else:
+                    self._wake(c.opened + self.config.hello_timeout)
+        if self.table is None or self.table.state.game_over:
+            return out
+        for _ in range(max_steps):
+            action, timed_out = self._due(now)
+            if action is None:
+                break
+            try:
+                events = self.table.apply(action)
+            except IllegalAction as exc:  # pragma: no cover - auto actions are legal
+                log.error("automatic action %s refused: %s", action, exc)
+                break
+            out += self._apply(events, action, now)
+            if timed_out is not None:
+                out += self._timed_out(timed_out, action)
+        else:
+            self._wake(now)
+        if self.deadline is not None:
+            self._wake(self.deadline)
+        return out
+
+    def _due(self, now: float) -> tuple[Action | None, int | None]:
+        table = self.table
+        if now < self._next_auto:
+            self._wake(self._next_auto)
+            return None, None
+        auto = table.auto_action()
+        if auto is not None:
+            return auto, None
+        self._timer(now)
+        seat = table.waiting_for_human()
+        if seat is None or self.deadline is None:
+            return None, None
+        if now < self.deadline:
+            self._wake(self.deadline)
+            return None, None
+        return timeout_action(table, seat), seat
+
+    def _timed_out(self, seat: int, action: Action) -> list[Out]:
+        state = self.table.state
+        if self.away(seat):
+            return []
+        state.timeouts[seat] = state.timeouts.get(seat, 0) + 1
+        name = self.players[seat].name
+        n, limit = state.timeouts[seat], self.config.away_after
+        if n >= limit:
+            return self._notice(f"{name} timed out {n} times and is away: the table checks or "
+                                f"folds for them until they are back") + self._lobby_all()
+        return self._notice(f"Time ran out for {name}: {action.kind.replace('_', ' ')} "
+                            f"({n} of {limit} before sitting out)")
+
+    _handlers: dict[str, Callable[..., list[Out]]] = {
+        "ready": _on_ready, "chat": _on_chat, "act": _on_act, "start": _on_start,
+        "bots": _on_bots, "back": _on_back, "leave": _on_leave, "ping": _on_ping,
+    }
+
+
+def _first_of_hand(events: list[Event]) -> bool:
+    """True when these events dealt a new hand (the save must then hold the commitments)."""
+    return any(e.kind in ("shuffle", "reshuffle") for e in events)
+
+
+def _ref(msg: Any) -> int | None:
+    if isinstance(msg, dict) and msg.get("type") == "act":
+        ref = msg.get("id")
+        if isinstance(ref, int) and not isinstance(ref, bool):
+            return ref
+    return None

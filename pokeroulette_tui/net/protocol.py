@@ -1,0 +1,300 @@
+"""The wire protocol: newline-delimited JSON messages, their validation and text cleaning.
+
+No sockets here. Every function takes and returns plain values, so the rules of the
+protocol are tested without a network (see docs/PROTOCOL.md for the whole protocol).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import unicodedata
+from dataclasses import fields
+from typing import Any
+
+from pokeroulette_tui.engine import betting
+from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.engine.view import PlayerView, SeatView
+
+VERSION = 1
+"""The protocol version a client sends in ``hello`` and the server answers in ``welcome``."""
+
+MAX_LINE = 64 * 1024
+"""Longest line (one message) the server reads from a client, in bytes."""
+CLIENT_MAX_LINE = 8 * 1024 * 1024
+"""Longest line a client reads from the server (views and the hand history are larger)."""
+MAX_NAME = 24
+MAX_CHAT = 300
+MAX_PASSWORD = 256
+MAX_TOKEN = 128
+MAX_AMOUNT = 10**12
+"""Amounts beyond this are refused before they reach the engine."""
+
+CLIENT_TYPES = ("hello", "ready", "chat", "act", "start", "bots", "back", "leave", "ping")
+SERVER_TYPES = ("welcome", "error", "lobby", "commit", "state", "history", "chat", "notice",
+                "ack", "pong", "bye")
+
+# Unicode categories removed from names and chat: controls (ESC, BEL, C1 controls …),
+# format characters (bidi overrides and isolates, zero-width joiners), line and paragraph
+# separators, surrogates, private use and unassigned code points.
+_DROP = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"))
+_MAX_MARKS = 2  # combining marks kept after one base character (no "zalgo" towers)
+
+
+class ProtocolError(Exception):
+    """A message the server cannot accept; the text goes back to the peer as an error."""
+
+    def __init__(self, message: str, *, fatal: bool = False) -> None:
+        super().__init__(message)
+        self.message = message
+        self.fatal = fatal
+
+
+# -- framing ---------------------------------------------------------------------
+
+def encode(message: dict[str, Any]) -> bytes:
+    """One message as one line of UTF-8 JSON (never contains a raw newline).
+
+    >>> encode({"type": "ping"})
+    b'{"type":"ping"}\\n'
+    """
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def decode(line: bytes) -> dict[str, Any]:
+    """Parse one line into a message object; raise ProtocolError with a readable reason.
+
+    >>> decode(b'{"type": "ping"}\\n')
+    {'type': 'ping'}
+    >>> decode(b'{"type": 1}')
+    Traceback (most recent call last):
+    ...
+    pokeroulette_tui.net.protocol.ProtocolError: a message needs a "type" text field
+    >>> decode(b'\\xff\\xfe')
+    Traceback (most recent call last):
+    ...
+    pokeroulette_tui.net.protocol.ProtocolError: a message must be UTF-8 text
+    """
+    if len(line) > MAX_LINE + 2:
+        raise ProtocolError(f"a message may be at most {MAX_LINE} bytes", fatal=True)
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProtocolError("a message must be UTF-8 text") from None
+    try:
+        data = json.loads(text, parse_constant=_no_constants)
+    except RecursionError:
+        raise ProtocolError("the message is nested too deeply") from None
+    except ValueError as exc:  # JSONDecodeError, NaN/Infinity, ints with too many digits
+        reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+        raise ProtocolError(f"not valid JSON: {reason[:80]}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("a message must be a JSON object")
+    if not isinstance(data.get("type"), str):
+        raise ProtocolError('a message needs a "type" text field')
+    return data
+
+
+# -- text cleaning -----------------------------------------------------------------
+
+def clean_text(text: str, limit: int) -> str:
+    """Text safe to show on any terminal: no control or format characters, one line.
+
+    Removes every character of the Unicode categories Cc, Cf, Zl, Zp, Cs, Co and Cn
+    (terminal escape sequences lose their ESC, bidi overrides vanish), turns other
+    spaces into plain spaces, collapses runs of them, keeps at most two combining marks
+    per character, and cuts the result to ``limit`` characters. Rich markup such as
+    ``[red]`` is kept as literal text: screens show it with ``Text``, never as markup.
+
+    >>> clean_text("  Ana\\x1b[31m\\u202e  Bo\\n", 24)
+    'Ana[31m Bo'
+    >>> clean_text("[bold]hi[/]", 24)
+    '[bold]hi[/]'
+    """
+    out: list[str] = []
+    marks = 0
+    for ch in unicodedata.normalize("NFC", text):
+        cat = unicodedata.category(ch)
+        if cat in _DROP:
+            if ch in "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\u2028\u2029":
+                ch, cat = " ", "Zs"
+            else:
+                continue
+        if cat.startswith("M"):
+            marks += 1
+            if marks > _MAX_MARKS or not out:
+                continue
+        else:
+            marks = 0
+        if cat == "Zs":
+            if not out or out[-1] == " ":
+                continue
+            ch = " "
+        out.append(ch)
+    return "".join(out).strip()[:limit].rstrip()
+
+
+def clean_name(raw: Any) -> str:
+    """A player's name, cleaned; raises ProtocolError if nothing usable is left.
+
+    >>> clean_name(" Ana ")
+    'Ana'
+    >>> clean_name("\\u202e\\x1b")
+    Traceback (most recent call last):
+    ...
+    pokeroulette_tui.net.protocol.ProtocolError: choose a name of 1 to 24 letters
+    """
+    if not isinstance(raw, str) or len(raw) > 4 * MAX_NAME + 64:
+        raise ProtocolError(f"choose a name of 1 to {MAX_NAME} letters", fatal=True)
+    name = clean_text(raw, MAX_NAME)
+    if not name:
+        raise ProtocolError(f"choose a name of 1 to {MAX_NAME} letters", fatal=True)
+    return name
+
+
+def same_name(a: str, b: str) -> bool:
+    """Names are unique at a table regardless of case and compatibility forms."""
+    return unicodedata.normalize("NFKC", a).casefold() == unicodedata.normalize("NFKC", b).casefold()
+
+
+# -- secrets -------------------------------------------------------------------------
+
+def secret_matches(given: Any, expected: str) -> bool:
+    """Compare a password or token in constant time (digests of equal length).
+
+    >>> secret_matches("pw", "pw"), secret_matches("pW", "pw"), secret_matches(None, "pw")
+    (True, False, False)
+    """
+    ok_type = isinstance(given, str)
+    text = given if ok_type else ""
+    a = hashlib.sha256(text.encode("utf-8", "replace")).digest()
+    b = hashlib.sha256(expected.encode("utf-8", "replace")).digest()
+    return hmac.compare_digest(a, b) and ok_type
+
+
+def token_digest(token: str) -> str:
+    """What the server keeps of a resume token (the token itself stays with the client)."""
+    return hashlib.sha256(b"pokeroulette-resume:" + token.encode("utf-8", "replace")).hexdigest()
+
+
+def token_matches(given: Any, digest: str) -> bool:
+    if not isinstance(given, str) or not given or len(given) > MAX_TOKEN:
+        return False
+    return hmac.compare_digest(token_digest(given), digest)
+
+
+# -- field checks ----------------------------------------------------------------------
+
+def want_int(msg: dict[str, Any], key: str, *, lo: int, hi: int, default: int | None = None) -> int:
+    value = msg.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise ProtocolError(f'"{key}" must be a whole number from {lo} to {hi}')
+    return value
+
+
+def want_bool(msg: dict[str, Any], key: str, default: bool = False) -> bool:
+    value = msg.get(key, default)
+    if not isinstance(value, bool):
+        raise ProtocolError(f'"{key}" must be true or false')
+    return value
+
+
+def want_str(msg: dict[str, Any], key: str, *, limit: int, default: str | None = None) -> str:
+    value = msg.get(key, default)
+    if not isinstance(value, str):
+        raise ProtocolError(f'"{key}" must be text')
+    if len(value) > limit:
+        raise ProtocolError(f'"{key}" may be at most {limit} characters')
+    return value
+
+
+def check_hello(msg: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a ``hello``, checked; wrong versions and bad fields are fatal.
+
+    >>> check_hello({"type": "hello", "version": 1, "name": "Ana"})["name"]
+    'Ana'
+    >>> check_hello({"type": "hello", "version": 2, "name": "Ana"})
+    Traceback (most recent call last):
+    ...
+    pokeroulette_tui.net.protocol.ProtocolError: this server speaks protocol version 1, not 2
+    """
+    if msg.get("type") != "hello":
+        raise ProtocolError('the first message must be {"type": "hello", ...}', fatal=True)
+    version = msg.get("version")
+    if version != VERSION or isinstance(version, bool):
+        raise ProtocolError(f"this server speaks protocol version {VERSION}, not "
+                            f"{str(version)[:20]}", fatal=True)
+    try:
+        out = {"name": clean_name(msg.get("name")),
+               "spectate": want_bool(msg, "spectate"),
+               "password": want_str(msg, "password", limit=MAX_PASSWORD, default=""),
+               "token": want_str(msg, "token", limit=MAX_TOKEN, default=""),
+               "admin": want_str(msg, "admin", limit=MAX_TOKEN, default="")}
+    except ProtocolError as exc:
+        raise ProtocolError(exc.message, fatal=True) from None
+    return out
+
+
+def check_amounts(action: dict[str, Any]) -> None:
+    """Refuse absurd numbers before the engine sees them."""
+    for key in ("amount", "position", "index", "seat"):
+        value = action.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_AMOUNT:
+            raise ProtocolError(f"{key} {str(value)[:16]}… is out of range")
+
+
+def error(message: str, *, ref: int | None = None, fatal: bool = False) -> dict[str, Any]:
+    msg: dict[str, Any] = {"type": "error", "message": message}
+    if ref is not None:
+        msg["id"] = ref
+    if fatal:
+        msg["fatal"] = True
+    return msg
+
+
+# -- views on the wire ------------------------------------------------------------------------
+
+_VIEW_FIELDS = tuple(f.name for f in fields(SeatView))
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerView))
+_OPTION_FIELDS = tuple(f.name for f in fields(betting.BetOptions))
+_CARD_KEYS = ("stock", "actives", "hand", "added")
+_RULES_CACHE: dict[RuleSet, dict[str, Any]] = {}
+
+
+def _rules_dict(rules: RuleSet) -> dict[str, Any]:
+    d = _RULES_CACHE.get(rules)
+    if d is None:
+        if len(_RULES_CACHE) > 64:
+            _RULES_CACHE.clear()
+        d = _RULES_CACHE[rules] = rules.to_dict()
+    return d
+
+
+def view_to_wire(view: SeatView) -> dict[str, Any]:
+    """Exactly ``view.to_dict()`` (a test holds them equal), built several times faster: the
+    server sends one per seat after every action. The rules dict is shared: never mutate it."""
+    d = {k: getattr(view, k) for k in _VIEW_FIELDS}
+    d["rules"] = _rules_dict(view.rules)
+    o = view.options
+    d["options"] = {k: getattr(o, k) for k in _OPTION_FIELDS} if o is not None else None
+    players = []
+    for p in view.players:
+        pd = {k: getattr(p, k) for k in _PLAYER_FIELDS}
+        for key in _CARD_KEYS:
+            pd[key] = [None if c is None else c.text for c in pd[key]]
+        pd["stock_public"] = list(p.stock_public)
+        players.append(pd)
+    d["players"] = players
+    d["suit_draw"] = [c.text for c in view.suit_draw]
+    d["discards"] = [None if c is None else c.text for c in view.discards]
+    d["match"] = None if view.match is None else view.match.text
+    d["last_match"] = None if view.last_match is None else view.last_match.text
+    d["pots"] = [[a, list(e)] for a, e in view.pots]
+    d["pending"] = list(view.pending)
+    d["decider"] = list(view.decider) if view.decider is not None else None
+    return d

@@ -1,0 +1,242 @@
+"""The table server: asyncio streams that move bytes between sockets and a TableHost.
+
+Each connection has a reader (``readline`` on a stream opened with an explicit ``limit``)
+and a writer task fed by a bounded queue; a client that stops reading fills its queue and
+is disconnected. One clock task runs the host's timers. All game logic is in
+:mod:`pokeroulette_tui.net.host`; nothing here parses a message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net.host import Out, TableHost
+
+log = logging.getLogger("pokeroulette.net")
+
+QUEUE_SIZE = 256
+"""Messages waiting for one slow client before it is disconnected."""
+
+
+@dataclass(eq=False)
+class _Connection:
+    cid: int
+    reader: asyncio.StreamReader
+    writer: asyncio.StreamWriter
+    queue: asyncio.Queue[bytes | None]
+    peer: Any = None
+    closing: bool = False
+    gone: bool = False
+    writer_task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+
+class Server:
+    """Serve one TableHost on a TCP port."""
+
+    def __init__(self, host: TableHost, *, limit: int = P.MAX_LINE, queue_size: int = QUEUE_SIZE,
+                 close_timeout: float = 5.0) -> None:
+        self.host = host
+        self.limit = limit
+        self.queue_size = queue_size
+        self.close_timeout = close_timeout
+        self.conns: dict[int, _Connection] = {}
+        self._ids = itertools.count(1)
+        self._server: asyncio.base_events.Server | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._handlers: set[asyncio.Task[Any]] = set()
+        self.address: tuple[str, int] = ("", 0)
+
+    # -- life cycle -----------------------------------------------------------------
+    async def start(self, bind: str = "127.0.0.1", port: int = 0) -> tuple[str, int]:
+        """Listen (port 0 picks a free port); returns the address actually bound."""
+        self._server = await asyncio.start_server(self._handle, bind, port, limit=self.limit)
+        sock = self._server.sockets[0]
+        self.address = sock.getsockname()[:2]
+        self._clock_task = asyncio.create_task(self._clock(), name="table-clock")
+        log.info("listening on %s:%s", *self.address)
+        return self.address
+
+    async def serve_forever(self) -> None:
+        assert self._server is not None, "start() first"
+        await self._server.serve_forever()
+
+    async def close(self) -> None:
+        """Stop listening, say goodbye to everyone, and wait for the connections to end."""
+        if self._server is not None:
+            self._server.close()
+        for conn in list(self.conns.values()):
+            self._send(conn, P.encode({"type": "bye", "reason": "the host closed the table"}))
+            self._finish(conn)
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._clock_task
+        if self._handlers:
+            await asyncio.wait(self._handlers, timeout=self.close_timeout)
+        for task in list(self._handlers):
+            task.cancel()
+        if self._server is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), self.close_timeout)
+
+    def _now(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    # -- one connection ---------------------------------------------------------------
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._handlers.add(task)
+        cid = next(self._ids)
+        conn = _Connection(cid, reader, writer, asyncio.Queue(self.queue_size),
+                           peer=writer.get_extra_info("peername"))
+        self.conns[cid] = conn
+        conn.writer_task = asyncio.create_task(self._write_loop(conn), name=f"writer-{cid}")
+        log.debug("connection %s from %s", cid, conn.peer)
+        try:
+            self._dispatch(self._call(self.host.connect, cid, self._now()))
+            self._wake.set()  # the clock re-reads the host's next wake-up (the hello timeout)
+            while not conn.closing:
+                try:
+                    line = await reader.readline()
+                except ValueError:  # longer than the limit: refuse and close, never read its tail
+                    self._dispatch(self._call(self.host.oversized, cid))
+                    break
+                except (ConnectionError, OSError):
+                    break
+                if not line.endswith(b"\n"):
+                    break  # end of stream (a last line without a newline is never executed)
+                self._dispatch(self._call(self.host.receive, cid, line, self._now()))
+                self._wake.set()
+                await asyncio.sleep(0)  # a burst of lines must not starve the writers or others
+        finally:
+            self._drop(conn)
+            if conn.writer_task is not None:
+                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+                    await asyncio.wait_for(asyncio.shield(conn.writer_task), self.close_timeout)
+                if not conn.writer_task.done():
+                    conn.writer.transport.abort()
+                    conn.writer_task.cancel()
+            if task is not None:
+                self._handlers.discard(task)
+
+    async def _write_loop(self, conn: _Connection) -> None:
+        writer = conn.writer
+        try:
+            while True:
+                data = await conn.queue.get()
+                if data is None:
+                    break
+                chunks = [data]
+                while not conn.queue.empty():  # write what is waiting in one go
+                    more = conn.queue.get_nowait()
+                    if more is None:
+                        conn.queue.put_nowait(None)
+                        break
+                    chunks.append(more)
+                writer.write(b"".join(chunks))
+                await writer.drain()
+        except (ConnectionError, OSError):
+            pass  # reset mid-write: the reader sees the end too
+        finally:
+            conn.closing = True
+            writer.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer.wait_closed(), self.close_timeout)
+
+    def _send(self, conn: _Connection, data: bytes) -> bool:
+        if conn.gone or conn.closing:
+            return False
+        try:
+            conn.queue.put_nowait(data)
+        except asyncio.QueueFull:
+            log.warning("connection %s is not reading; disconnecting it", conn.cid)
+            self._abort(conn)
+            return False
+        return True
+
+    def _finish(self, conn: _Connection) -> None:
+        """Close after what is queued has been written."""
+        if conn.closing or conn.gone:
+            return
+        conn.closing = True
+        try:
+            conn.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self._abort(conn)
+
+    def _abort(self, conn: _Connection) -> None:
+        """Drop the connection at once (a slow reader): no more writes, no goodbye."""
+        conn.closing = True
+        conn.writer.transport.abort()
+        if conn.writer_task is not None:
+            conn.writer_task.cancel()
+        self._drop(conn)
+
+    def _drop(self, conn: _Connection) -> None:
+        if conn.gone:
+            return
+        conn.gone = True
+        self.conns.pop(conn.cid, None)
+        self._dispatch(self._call(self.host.disconnect, conn.cid, self._now()))
+        if not conn.closing:
+            conn.closing = True
+            with contextlib.suppress(asyncio.QueueFull):
+                conn.queue.put_nowait(None)
+        self._wake.set()
+
+    # -- the host's answers ---------------------------------------------------------------
+    def _call(self, fn: Any, *args: Any) -> list[Out]:
+        """Run one host step; a bug there costs one message, never the server."""
+        try:
+            return fn(*args)
+        except Exception:
+            log.exception("internal error in %s", getattr(fn, "__name__", fn))
+            cid = args[0] if args and isinstance(args[0], int) else None
+            if cid is None:
+                return []
+            return [Out(cid, P.error("internal error: the message was not processed"))]
+
+    def _dispatch(self, outs: list[Out]) -> None:
+        encoded: dict[int, bytes] = {}
+        for out in outs:
+            conn = self.conns.get(out.cid)
+            if conn is None:
+                continue
+            if out.msg is not None:
+                data = encoded.get(id(out.msg))
+                if data is None:
+                    data = encoded[id(out.msg)] = P.encode(out.msg)
+                self._send(conn, data)
+            if out.close:
+                self._finish(conn)
+
+    async def _clock(self) -> None:
+        """Run the host's due steps (dealer, bots, timers) whenever they are due."""
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                # one automatic step at a time: the writers run between steps, so a burst of
+                # bot moves never fills the queue of a client that is reading
+                self._dispatch(self.host.poll(loop.time(), max_steps=1))
+            except Exception:
+                log.exception("internal error in the table clock")
+                await asyncio.sleep(0.1)
+            wake = self.host.next_wakeup
+            self._wake.clear()
+            if wake is not None and wake <= loop.time():
+                await asyncio.sleep(0)  # let readers and writers run between steps
+                continue
+            alarm = loop.call_at(wake, self._wake.set) if wake is not None else None
+            try:
+                await self._wake.wait()
+            finally:
+                if alarm is not None:
+                    alarm.cancel()

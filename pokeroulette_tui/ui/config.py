@@ -1,0 +1,180 @@
+"""Where things live (config, autosave, jackpot) and the app's display settings."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_config_dir, user_data_dir
+
+from pokeroulette_tui.bots import LEVELS
+from pokeroulette_tui.engine.game import MAX_NAME
+from pokeroulette_tui.engine.rules import PRESETS, RuleError, RuleSet
+from pokeroulette_tui.engine.save import atomic_write
+from pokeroulette_tui.table import SeatConfig
+
+APP = "pokeroulette"
+
+
+def config_dir() -> Path:
+    """Per-user config folder (``$POKEROULETTE_HOME/config`` when that is set)."""
+    home = os.environ.get("POKEROULETTE_HOME")
+    return Path(home) / "config" if home else Path(user_config_dir(APP))
+
+
+def data_dir() -> Path:
+    """Per-user data folder for autosaves and the jackpot."""
+    home = os.environ.get("POKEROULETTE_HOME")
+    return Path(home) / "data" if home else Path(user_data_dir(APP))
+
+
+def autosave_path() -> Path:
+    return data_dir() / "autosave.json"
+
+
+def settings_path() -> Path:
+    return config_dir() / "settings.json"
+
+
+def default_bot_level() -> str:
+    """The bot level a new table seats: "simple" once it exists, else "random"."""
+    return "simple" if "simple" in LEVELS else "random"
+
+
+def default_name(seat: int, bot: str | None) -> str:
+    """The name a seat gets until someone types one."""
+    if bot is not None:
+        return f"Bot {seat}" if seat else "Bot"
+    return "You" if seat == 0 else f"Player {seat + 1}"
+
+
+def default_seats(players: int = 4, humans: int = 1, bot: str | None = None) -> list[SeatConfig]:
+    """``humans`` people in the first seats, bots of level ``bot`` in the rest.
+
+    >>> [s.name for s in default_seats(3)]
+    ['You', 'Bot 1', 'Bot 2']
+    >>> [s.name for s in default_seats(3, humans=2)]
+    ['Player 1', 'Player 2', 'Bot 2']
+    """
+    level = bot or default_bot_level()
+    seats = []
+    for i in range(players):
+        if i < humans:
+            name = "You" if humans == 1 else f"Player {i + 1}"
+            seats.append(SeatConfig(name=name))
+        else:
+            seats.append(SeatConfig(name=default_name(i, level), bot=level))
+    return seats
+
+
+def check_seats(rules: RuleSet, seats: list[SeatConfig]) -> str | None:
+    """Why these seats cannot play these rules, in one sentence, or None if they can.
+
+    >>> check_seats(RuleSet(), default_seats(2))
+    'these rules seat 3 to 10 players (got 2)'
+    """
+    lo, hi = rules.min_players, rules.max_players
+    if not lo <= len(seats) <= hi:
+        return f"these rules seat {lo} to {hi} players (got {len(seats)})"
+    seen: dict[str, int] = {}
+    for i, seat in enumerate(seats, start=1):
+        name = seat.name.strip()
+        if not name:
+            return f"seat {i} needs a name"
+        if len(name) > MAX_NAME:
+            return f"seat {i}: names are at most {MAX_NAME} characters"
+        if name.casefold() in seen:
+            return f"seats {seen[name.casefold()]} and {i} are both called {name!r}"
+        seen[name.casefold()] = i
+        if seat.bot is not None and seat.bot not in LEVELS:
+            return f"seat {i}: unknown bot level {seat.bot!r} (choose {', '.join(LEVELS)})"
+    return None
+
+
+@dataclass
+class TableSetup:
+    """A table agreement before the first deal: the rules, who sits where, a fixed seed or none."""
+
+    rules: RuleSet = field(default_factory=RuleSet)
+    seats: list[SeatConfig] = field(default_factory=default_seats)
+    preset: str = "classic"     # the preset the rules started from
+    seed: int | None = None     # a fixed shuffle (command line only; never remembered)
+
+    @classmethod
+    def default(cls, rules: RuleSet | None = None, preset: str = "classic") -> TableSetup:
+        """You and bots (4 seats, or the rules' minimum) at ``rules`` (classic by default)."""
+        rules = rules or PRESETS[preset]
+        players = min(max(4, rules.min_players), rules.max_players)
+        return cls(rules=rules, seats=default_seats(players), preset=preset)
+
+    def problem(self) -> str | None:
+        return check_seats(self.rules, self.seats)
+
+    def to_dict(self) -> dict[str, Any]:
+        """What ``AppConfig.last_setup`` remembers (not the seed)."""
+        return {"preset": self.preset, "rules": self.rules.to_dict(),
+                "seats": [{"name": s.name, "bot": s.bot} for s in self.seats]}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> TableSetup | None:
+        """A remembered setup, or None if it is missing, damaged or no longer playable."""
+        if not isinstance(data, dict) or not data:
+            return None
+        try:
+            rules = RuleSet.from_dict(data["rules"])
+            seats = [SeatConfig(name=str(s["name"]), bot=None if s.get("bot") is None else str(s["bot"]))
+                     for s in data["seats"]]
+        except (RuleError, KeyError, TypeError, AttributeError):
+            return None
+        preset = data.get("preset")
+        setup = cls(rules=rules, seats=seats, preset=preset if preset in PRESETS else "classic")
+        return None if setup.problem() else setup
+
+
+@dataclass
+class LaunchOptions:
+    """What the command line asked for at this start (never saved)."""
+
+    setup: TableSetup | None = None   # a table pre-filled by --preset/--rule/--players/--humans/--bot/--seed
+    new: bool = False                 # --new: do not offer to resume the autosave
+    open_setup: bool = False          # --setup: open the setup screen first
+
+
+_RUNTIME = {"runtime": True}  # field metadata: a setting of this run only, not written to disk
+
+
+@dataclass
+class AppConfig:
+    """Display and pacing settings of the app (not rules: those are the RuleSet)."""
+
+    theme: str = "dark"            # "dark" or "light" (styles/dark.tcss, styles/light.tcss)
+    four_color: bool = False       # four-colour deck: spades black, hearts red, diamonds blue, clubs green
+    delay: float = 0.6             # seconds between dealer/bot steps; 0 in tests
+    autosave: bool = True          # save after every action to autosave_path()
+    last_setup: dict[str, Any] = field(default_factory=dict)  # the setup screen's last choices
+    launch: LaunchOptions = field(default_factory=LaunchOptions, metadata=_RUNTIME)
+
+    @classmethod
+    def load(cls) -> "AppConfig":
+        """The saved settings, or defaults if there are none or the file is damaged."""
+        try:
+            data = json.loads(settings_path().read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls()
+        if not isinstance(data, dict):
+            return cls()
+        known = {f.name for f in fields(cls) if not f.metadata.get("runtime")}
+        try:
+            return cls(**{k: v for k, v in data.items() if k in known})
+        except TypeError:
+            return cls()
+
+    def save(self) -> None:
+        try:
+            data = {f.name: getattr(self, f.name) for f in fields(self) if not f.metadata.get("runtime")}
+            atomic_write(settings_path(), json.dumps(data, indent=2))
+        except OSError:
+            pass  # settings are a convenience; never fail the game for them

@@ -1,0 +1,228 @@
+"""From ``pokeroulette`` to a table: command-line choices, the autosave, new and resumed sessions."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pokeroulette_tui.bots import LEVELS
+from pokeroulette_tui.cli import CliError
+from pokeroulette_tui.engine.rules import PRESETS, RuleSet
+from pokeroulette_tui.engine.save import SaveError
+from pokeroulette_tui.engine.state import LEFT, OUT
+from pokeroulette_tui.session import LocalSession
+from pokeroulette_tui.table import Table
+from pokeroulette_tui.ui.config import (
+    AppConfig,
+    LaunchOptions,
+    TableSetup,
+    autosave_path,
+    check_seats,
+    default_bot_level,
+    default_seats,
+)
+
+VARIANT_NAMES = {"roulette": "Poker Roulette", "draw": "five-card draw"}
+
+
+# -- the command line -----------------------------------------------------------------------
+
+def launch_options(args: argparse.Namespace, rules: RuleSet, config: AppConfig) -> LaunchOptions:
+    """The ``play`` flags checked and turned into a pre-filled table (raises CliError).
+
+    The remembered table (``config.last_setup``) is the base; ``--preset``/``--rule`` replace
+    its rules and ``--players``/``--humans``/``--bot`` its seats.
+    """
+    preset_name = getattr(args, "preset", "classic") or "classic"
+    players = getattr(args, "players", None)
+    humans = getattr(args, "humans", None)
+    bot = getattr(args, "bot", None)
+    seed = getattr(args, "seed", None)
+    options = LaunchOptions(new=bool(getattr(args, "new", False)),
+                            open_setup=bool(getattr(args, "setup", False)))
+    rules_given = bool(getattr(args, "rule", None)) or preset_name != "classic"
+    seats_given = players is not None or humans is not None or bot is not None
+    setup = TableSetup.from_dict(config.last_setup) or TableSetup.default()
+    if rules_given:
+        setup.rules, setup.preset = rules, preset_name
+    rules = setup.rules
+    if bot is not None and bot not in LEVELS:
+        raise CliError(f"unknown bot level {bot!r} for --bot (choose {', '.join(LEVELS)})")
+    lo, hi = rules.min_players, rules.max_players
+    if players is not None and not lo <= players <= hi:
+        hint = "; --rule min_players=2 allows 2" if players == 2 and lo > 2 else ""
+        raise CliError(f"--players must be between {lo} and {hi} for these rules (got {players}){hint}")
+    if humans is not None:
+        top = players if players is not None else hi
+        if not 0 <= humans <= top:
+            what = "the number of players" if players is not None else "the most these rules seat"
+            raise CliError(f"--humans must be between 0 and {top}, {what} (got {humans})")
+    if not (rules_given or seats_given or seed is not None):
+        return options
+    if seats_given:
+        people = 1 if humans is None else humans
+        count = players if players is not None else min(max(4, lo, people), hi)
+        setup.seats = default_seats(count, people, bot or default_bot_level())
+    elif check_seats(rules, setup.seats):
+        setup.seats = TableSetup.default(rules).seats
+    problem = check_seats(rules, setup.seats)
+    if problem:  # pragma: no cover - the checks above cover every way here
+        raise CliError(problem)
+    setup.seed = seed
+    options.setup = setup
+    return options
+
+
+def run_play(args: argparse.Namespace, rules: RuleSet) -> int:
+    """``pokeroulette play``: check the flags, then run the app on its start screen."""
+    config = AppConfig.load()
+    config.launch = launch_options(args, rules, config)
+    return _run_app(config)
+
+
+def _run_app(config: AppConfig) -> int:
+    from pokeroulette_tui.ui.app import make_app
+
+    app = make_app(config)
+    app.run()
+    return app.return_code or 0
+
+
+# -- the autosave ---------------------------------------------------------------------------
+
+@dataclass
+class Autosave:
+    """What the start screen found in the autosave: a table to resume and/or a problem."""
+
+    table: Table | None = None
+    problem: str = ""            # why a save could not be used, in plain words
+    kept_as: Path | None = None  # where the unusable file was moved
+
+
+def read_autosave(path: Path | None = None) -> Autosave:
+    """Load the autosave if there is one. A damaged file is moved aside (never deleted) and
+    reported; a finished game's save is cleared. Never raises."""
+    path = path or autosave_path()
+    if not path.exists():
+        return Autosave()
+    try:
+        table = Table.resume(path)
+        if len(table.seats) != len(table.state.seats):
+            raise SaveError(f"{path} is damaged: it lists {len(table.seats)} seats for "
+                            f"{len(table.state.seats)} players")
+    except SaveError as exc:
+        problem = str(exc)
+    except Exception as exc:  # noqa: BLE001 - a save from another version, a bot level gone …
+        problem = f"{path} cannot be resumed ({type(exc).__name__}: {str(exc)[:100]})"
+    else:
+        if table.state.game_over:
+            clear_autosave(path)
+            return Autosave()
+        return Autosave(table=table)
+    kept = set_aside(path)
+    return Autosave(problem=problem, kept_as=kept)
+
+
+def set_aside(path: Path) -> Path | None:
+    """Rename an unusable save to ``<name>.corrupt-<timestamp>``; None if even that fails."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    try:
+        path.replace(target)
+    except OSError:
+        return None
+    return target
+
+
+def clear_autosave(path: Path | None = None) -> None:
+    """Forget the saved game (call when a game is over). Missing files are fine."""
+    try:
+        (path or autosave_path()).unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def describe_save(table: Table) -> str:
+    """One line for the resume offer: the hand and who is playing, with their score.
+
+    >>> from pokeroulette_tui.table import SeatConfig
+    >>> t = Table.create(RuleSet(), [SeatConfig("You"), SeatConfig("Bo", "random"),
+    ...                              SeatConfig("Cy", "random")], seed=1)
+    >>> describe_save(t)
+    'Poker Roulette, before the first deal; players: You 100, Bo 100, Cy 100 chips'
+    """
+    state = table.state
+    rules = state.rules
+    when = f"hand {state.hand_no}" if state.hand_no else "before the first deal"
+    parts = []
+    for seat in state.seats:
+        score = ""
+        if rules.scoring == "forfeit":
+            score = f" {seat.tokens}"
+        elif rules.uses_chips:
+            score = f" {seat.chips}"
+        status = " (out)" if seat.status == OUT else " (left)" if seat.status == LEFT else ""
+        parts.append(f"{seat.name}{score}{status}")
+    unit = f" {rules.token_name}" if rules.scoring == "forfeit" else " chips" if rules.uses_chips else ""
+    return f"{VARIANT_NAMES.get(rules.variant, rules.variant)}, {when}; players: {', '.join(parts)}{unit}"
+
+
+# -- tables and sessions --------------------------------------------------------------------
+
+def describe_seats(setup: TableSetup) -> str:
+    """``You, Bot 1 (simple bot), …`` for the start screen."""
+    return ", ".join(s.name if s.bot is None else f"{s.name} ({s.bot} bot)" for s in setup.seats)
+
+
+def preset_label(setup: TableSetup) -> str:
+    """The preset name, marked when options were changed from it."""
+    base = PRESETS.get(setup.preset)
+    if base is None or base == setup.rules:
+        return setup.preset
+    changed = [k for k, v in setup.rules.to_dict().items() if getattr(base, k) != v]
+    return f"{setup.preset}, changed: {', '.join(changed)}"
+
+
+def remember(config: AppConfig, setup: TableSetup) -> None:
+    """Keep the table for next time (``AppConfig.last_setup``)."""
+    config.last_setup = setup.to_dict()
+    config.save()
+
+
+def new_session(setup: TableSetup, config: AppConfig) -> LocalSession:
+    """A fresh table for ``setup``; with autosave on it replaces any older autosave at once.
+
+    Raises RuleError if the seats do not fit the rules (the screens check that first).
+    """
+    path = autosave_path() if config.autosave else None
+    table = Table.create(setup.rules, setup.seats, seed=setup.seed, save_path=path)
+    if path is not None:
+        try:
+            table.autosave()
+        except OSError:
+            table.save_path = None  # cannot save here: play on without an autosave
+    return LocalSession(table, delay=config.delay)
+
+
+def resume_session(table: Table, config: AppConfig) -> LocalSession:
+    """Carry on a resumed table exactly where it stopped."""
+    return LocalSession(table, delay=config.delay)
+
+
+def app_config(app: Any) -> AppConfig:
+    """The running app's AppConfig (loaded from disk if the app has none)."""
+    config = getattr(app, "config", None)
+    if not isinstance(config, AppConfig):
+        config = AppConfig.load()
+        try:
+            app.config = config
+        except AttributeError:  # pragma: no cover - an app that refuses attributes
+            pass
+    return config

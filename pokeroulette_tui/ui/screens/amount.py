@@ -1,0 +1,133 @@
+"""Enter an amount (a bet, a raise, a cut point) with presets and checked free entry."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Input, Static
+
+from pokeroulette_tui.engine.view import SeatView
+from pokeroulette_tui.ui.widgets.present import total_pot
+
+
+def parse_amount(text: str, lo: int, hi: int) -> tuple[int | None, str]:
+    """A whole number from ``lo`` to ``hi``, or None and a message saying what is wrong.
+
+    >>> parse_amount("12", 4, 20)
+    (12, '')
+    >>> parse_amount("2", 4, 20)[1]
+    'at least 4'
+    >>> parse_amount("lots", 4, 20)[1]
+    'enter a whole number from 4 to 20'
+    """
+    raw = text.strip()
+    if not raw.isdigit():
+        return None, f"enter a whole number from {lo} to {hi}"
+    value = int(raw)
+    if value < lo:
+        return None, f"at least {lo}"
+    if value > hi:
+        return None, f"at most {hi}"
+    return value, ""
+
+
+def bet_presets(view: SeatView) -> list[tuple[str, int]]:
+    """Opening bets: the minimum, half the pot, the pot, everything."""
+    o = view.options
+    assert o is not None
+    pot = total_pot(view)
+    return [("min", o.bet_min), ("½ pot", pot // 2), ("pot", pot), ("all in", o.bet_max)]
+
+
+def raise_presets(view: SeatView) -> list[tuple[str, int]]:
+    """Raises (the total to bet this round): the minimum, half the pot and the pot after
+    calling, everything."""
+    o, me = view.options, view.me
+    assert o is not None and me is not None
+    after_call = total_pot(view) + view.current_bet - me.bet
+    return [("min", o.raise_min), ("½ pot", view.current_bet + after_call // 2),
+            ("pot", view.current_bet + after_call), ("all in", o.raise_max)]
+
+
+class AmountInput(Input):
+    """An Input for whole numbers that leaves letter keys to the screen's preset keys."""
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        return character is not None and (character.isdigit() or character == "-")
+
+
+class AmountScreen(ModalScreen[int | None]):
+    """Choose a number from ``lo`` to ``hi``: preset keys, buttons, or typing and Enter.
+
+    Dismissed with the number, or None when cancelled (Escape).
+    """
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("enter", "submit", "OK", show=True),
+        Binding("m", "preset(0)", "min", priority=True),
+        Binding("h", "preset(1)", "½ pot", priority=True),
+        Binding("p", "preset(2)", "pot", priority=True),
+        Binding("a", "preset(3)", "all in", priority=True),
+    ]
+
+    def __init__(self, title: str, lo: int, hi: int, *, presets: list[tuple[str, int]] | None = None,
+                 default: int | None = None, unit: str = "chips", name: str | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.title_text = title
+        self.lo, self.hi = lo, hi
+        self.presets = [(label, max(lo, min(hi, v))) for label, v in (presets or [])][:4]
+        self.default = lo if default is None else max(lo, min(hi, default))
+        self.unit = unit
+
+    def compose(self) -> ComposeResult:
+        keys = "mhpa"
+        with Vertical(id="amount-box"):
+            yield Static(Text(f"{self.title_text}: {self.lo}–{self.hi} {self.unit}", style="bold"))
+            with Horizontal(id="amount-presets"):
+                for i, (label, value) in enumerate(self.presets):
+                    yield Button(f"{keys[i]} {label} {value}", id=f"preset-{i}", compact=True)
+            yield AmountInput(str(self.default), type="integer", id="amount-input",
+                              placeholder=f"{self.lo}–{self.hi}")
+            yield Static("", id="amount-error")
+            yield Static(Text("Enter confirms · Esc cancels", style="italic"))
+        yield Footer()
+
+    def on_mount(self) -> None:
+        box = self.query_one("#amount-input", Input)
+        box.focus()
+        box.select_all()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "preset":
+            return int(parameters[0]) < len(self.presets)  # type: ignore[call-overload]
+        return True
+
+    def action_preset(self, index: int) -> None:
+        if index < len(self.presets):
+            box = self.query_one("#amount-input", Input)
+            box.value = str(self.presets[index][1])
+            box.cursor_position = len(box.value)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id and event.button.id.startswith("preset-"):
+            self.action_preset(int(event.button.id.split("-")[1]))
+            self.query_one("#amount-input", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_submit()
+
+    def action_submit(self) -> None:
+        value, error = parse_amount(self.query_one("#amount-input", Input).value, self.lo, self.hi)
+        if value is None:
+            self.query_one("#amount-error", Static).update(Text(error.capitalize(), style="bold"))
+            return
+        self.dismiss(value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,60 @@
+"""The whole discard pile (face-up cards; mucked ones face down), oldest first."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from pokeroulette_tui.engine.cards import RANK_CHARS, SUIT_SYMBOLS, SUITS, Card
+from pokeroulette_tui.ui.renderables import cards_text
+
+
+def pile_text(cards: tuple[Card | None, ...], *, four_color: bool = False) -> Text:
+    """The pile in play order with a summary by suit of the face-up cards."""
+    if not cards:
+        return Text("The discard pile is empty.")
+    hidden = sum(1 for c in cards if c is None)
+    out = Text(f"{len(cards)} cards" + (f", {hidden} face down" if hidden else "")
+               + " · oldest first, top card last\n\n", style="bold")
+    out.append_text(cards_text(cards, four_color=four_color, sep=" "))
+    seen = Counter(c for c in cards if c is not None)
+    if seen:
+        out.append("\n\nFace up, by suit:\n", style="bold")
+        for s in SUITS:
+            ranks = sorted((c.rank for c in seen.elements() if c.suit == s), reverse=True)
+            out.append(f" {SUIT_SYMBOLS[s]} ")
+            out.append(" ".join(RANK_CHARS[r] for r in ranks) or "—")
+            out.append("\n")
+        jokers = sum(1 for c in seen.elements() if c.is_joker)
+        if jokers:
+            out.append(f" ★ {jokers} joker{'s' if jokers > 1 else ''}\n")
+    out.rstrip()
+    return out
+
+
+class DiscardsScreen(ModalScreen[None]):
+    """Everyone may look through the discard pile."""
+
+    BINDINGS = [Binding("escape,d,q", "close", "Close")]
+
+    def __init__(self, cards: tuple[Card | None, ...], *, four_color: bool = False,
+                 name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.cards = cards
+        self.four_color = four_color
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="discards-box", classes="dialog"):
+            yield Static(Text("Discard pile", style="bold"), classes="dialog-title")
+            with VerticalScroll():
+                yield Static(pile_text(self.cards, four_color=self.four_color))
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

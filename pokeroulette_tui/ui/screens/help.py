@@ -1,0 +1,76 @@
+"""Keys and a short summary of the two games, in our own words."""
+
+from __future__ import annotations
+
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+KEYS: list[tuple[str, str]] = [
+    ("c", "check, or call the bet"),
+    ("b / r", "bet / raise: choose an amount (m min, h ½ pot, p pot, a all in, or type it)"),
+    ("a", "go all in"),
+    ("f", "fold"),
+    ("1-9, 0", "stock to active: move that stock card (0 = the tenth); or click it"),
+    ("k", "stock to active: keep the stock as it is"),
+    ("1-5", "draw: select or unselect a card to exchange; or click it"),
+    ("Enter", "draw: exchange the selected cards; cut: cut the deck here"),
+    ("p", "draw: stand pat (exchange nothing)"),
+    ("← → ↑ ↓ / e", "cut: move the cut point by 1 or 5 / type it"),
+    ("d", "look through the discard pile"),
+    ("s", "the last hand's result again"),
+    ("h", "hand history (← → to step through hands)"),
+    ("u", "the rules this table agreed on"),
+    ("ctrl+t", "switch between the dark and the light theme"),
+    ("? / F1", "this help"),
+    ("q / ctrl+q", "quit (the game is saved and can be resumed)"),
+]
+
+SUMMARY = """\
+Poker Roulette. Everyone gets one card face down: the first card of their stock,
+which only they see. Each round every player gets active cards (two, or one if
+nothing stuck last round), a match card is turned up, and everyone shows their
+actives. An active card sticks to your stock if it has the match card's suit or
+rank; two actives of the match card's rank can claim the match card itself.
+Jokers follow their own rules. When the deck runs short, the best five-card poker
+hand from each stock wins (jokers wild by default); equal hands are split by the
+agreed suit ranking. Betting may follow every round or only the last.
+
+Five-card draw (Mörkpoker). The dealer shuffles, the player on the right cuts,
+and everyone gets five cards. After an optional betting round each player may
+exchange up to three cards once, then the hands are compared. Without betting,
+the weakest hand loses a forfeit token, and the first player out of tokens loses.
+
+Marks at the table: ▶ the player to act; [button] the dealer position; ✓ an
+active card that stuck, ✗ one that went to the discards; [▒▒] a face-down card;
+underlined cards make the hand that is named beside them."""
+
+
+def help_text() -> RichTable:
+    table = RichTable(box=None, show_header=False, pad_edge=False)
+    table.add_column(style="bold", no_wrap=True)
+    table.add_column()
+    for key, what in KEYS:
+        table.add_row(key, what)
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys and the rules in brief; u opens the agreed rules."""
+
+    BINDINGS = [Binding("escape,question_mark,f1,q", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="help-box", classes="dialog"):
+            yield Static(Text("Help", style="bold"), classes="dialog-title")
+            with VerticalScroll():
+                yield Static(help_text())
+                yield Static(Text("\n" + SUMMARY))
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

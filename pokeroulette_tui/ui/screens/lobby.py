@@ -1,0 +1,294 @@
+"""The network lobby: seats, who is ready, the host's rules (the table agreement), bots, chat.
+
+Names and chat come from other people: they are shown as ``Text``, never as markup.
+When the server deals the first hand the lobby hands the session to ``app.open_table``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, RichLog, Static
+
+from pokeroulette_tui.engine.actions import IllegalAction
+from pokeroulette_tui.engine.rules import RuleSet, describe_rules
+from pokeroulette_tui.net.client import ConnectError, RemoteSession
+from pokeroulette_tui.session import Session
+from pokeroulette_tui.ui.app import PokerApp
+
+
+def seats_table(lobby: dict[str, Any]) -> RichTable:
+    """The seats as a table of plain ``Text`` cells (a name like ``[red]`` stays literal)."""
+    t = RichTable(box=None, show_header=True, header_style="bold", expand=True, pad_edge=False)
+    t.add_column("#", width=3)
+    t.add_column("Player", ratio=1)
+    t.add_column("Status", width=24)
+    you = lobby.get("you")
+    for s in lobby.get("seats", []):
+        name = Text(str(s.get("name", "?")), style="bold" if s.get("seat") == you else "")
+        if s.get("host"):
+            name.append(" (host)", style="italic")
+        if s.get("seat") == you:
+            name.append(" ← you", style="italic")
+        if s.get("bot"):
+            status = Text(f"bot ({s['bot']})", style="dim")
+        elif s.get("left"):
+            status = Text("left", style="dim")
+        elif not s.get("connected"):
+            status = Text("disconnected (seat held)", style="italic")
+        elif s.get("away"):
+            status = Text("away", style="italic")
+        elif lobby.get("started"):
+            status = Text("playing")
+        else:
+            status = Text("ready ✓" if s.get("ready") or s.get("host") else "not ready",
+                          style="bold" if s.get("ready") else "")
+        t.add_row(Text(str(int(s.get("seat", 0)) + 1)), name, status)
+    return t
+
+
+def lobby_summary(lobby: dict[str, Any]) -> Text:
+    n = len(lobby.get("seats", []))
+    out = Text(f"{n} seated · {lobby.get('min_players', '?')}–{lobby.get('max_players', '?')} "
+               f"players · ")
+    timeout = lobby.get("turn_timeout") or 0
+    out.append(f"turn timer {timeout:g} s" if timeout else "no turn timer")
+    if lobby.get("spectators"):
+        out.append(f" · {lobby['spectators']} watching")
+    problem = lobby.get("start_problem") or ""
+    out.append("\n")
+    if problem:
+        out.append("Not ready to deal: " + problem, style="italic")
+    elif lobby.get("headless"):
+        out.append("Everyone is ready: dealing…", style="bold")
+    else:
+        out.append("Ready to deal: the host can start", style="bold")
+    return out
+
+
+def rules_lines(lobby: dict[str, Any]) -> Text:
+    lines = lobby.get("rules_text")
+    if not isinstance(lines, list):
+        try:
+            lines = describe_rules(RuleSet.from_dict(lobby.get("rules", {})))
+        except Exception:
+            lines = []
+    out = Text()
+    for line in lines:
+        out.append("• " + str(line) + "\n")
+    out.rstrip()
+    return out
+
+
+def chat_line(msg: dict[str, Any]) -> Text:
+    """A chat message as literal text.
+
+    >>> chat_line({"name": "[b]Bo", "text": "[red]hi[/]"}).plain
+    '[b]Bo: [red]hi[/]'
+    """
+    out = Text(str(msg.get("name", "?")), style="bold")
+    if msg.get("spectator"):
+        out.append(" (watching)", style="italic")
+    out.append(": ")
+    out.append(str(msg.get("text", "")))
+    return out
+
+
+class LobbyScreen(Screen[None]):
+    """Before the first deal: who sits where, who is ready, the rules, bots and chat."""
+
+    AUTO_FOCUS = None
+    BINDINGS = [
+        Binding("r", "ready", "Ready"),
+        Binding("s", "start", "Start"),
+        Binding("plus,equals_sign", "bots(1)", "Bot +"),
+        Binding("minus", "bots(-1)", "Bot −"),
+        Binding("c", "chat", "Chat"),
+        Binding("escape", "unfocus", "Back", show=False),
+        Binding("l", "leave", "Leave"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    LobbyScreen { layout: vertical; }
+    LobbyScreen #lobby-info { height: auto; padding: 0 1; }
+    LobbyScreen #lobby-main { height: 1fr; }
+    LobbyScreen #lobby-seats-box { width: 1fr; padding: 0 1; }
+    LobbyScreen #lobby-rules-box { width: 1fr; padding: 0 1; }
+    LobbyScreen #lobby-buttons { height: auto; }
+    LobbyScreen #lobby-buttons Button { margin: 0 1; min-width: 10; }
+    LobbyScreen #lobby-chat { height: 8; padding: 0 1; }
+    LobbyScreen .lobby-title { text-style: bold; }
+    """
+
+    def __init__(self, session: RemoteSession, *, info: Sequence[str] = (), name: str | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.session = session
+        self.info = list(info)
+        self.lobby: dict[str, Any] = {}
+        self.ready = False
+        self._entered = False
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("\n".join(self.info + ["Connecting…"])), id="lobby-info")
+        with Horizontal(id="lobby-main"):
+            with Vertical(id="lobby-seats-box"):
+                yield Static(Text("Seats", style="bold"), classes="lobby-title")
+                yield Static(Text(""), id="lobby-seats")
+                yield Static(Text(""), id="lobby-summary")
+            with VerticalScroll(id="lobby-rules-box"):
+                yield Static(Text("The table agreement (the host's rules)", style="bold"),
+                             classes="lobby-title")
+                yield Static(Text(""), id="lobby-rules")
+        with Horizontal(id="lobby-buttons"):
+            yield Button("Ready", id="btn-ready", variant="primary")
+            yield Button("Start", id="btn-start", variant="success")
+            yield Button("Bot −", id="btn-bot-minus")
+            yield Button("Bot +", id="btn-bot-plus")
+            yield Button("Leave", id="btn-leave", variant="error")
+        yield RichLog(id="lobby-chat", markup=False, highlight=False, wrap=True, max_lines=500)
+        yield Input(placeholder="chat: type and press Enter (c to chat, Esc to leave the box)",
+                    id="lobby-input", max_length=300)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._show_host_controls(False)
+        self.run_lobby()
+
+    # -- the session --------------------------------------------------------------
+    @work(exclusive=True, group="lobby")
+    async def run_lobby(self) -> None:
+        s = self.session
+        if not s.connected and not s.game_started:
+            try:
+                await s.connect()
+            except ConnectError as exc:
+                self._info(f"Could not join: {exc}\nPress q to quit.")
+                return
+        self._show_host_controls(s.is_host)
+        self._info("Connected." + (" You are the host: press s to start when everyone is ready."
+                                   if s.is_host else " Press r when you are ready."))
+        if s.lobby:
+            self.show_lobby(s.lobby)
+        async for msg in s.lobby_messages():
+            kind = msg.get("type")
+            if kind == "lobby":
+                self.show_lobby(msg)
+            elif kind == "chat":
+                self.query_one("#lobby-chat", RichLog).write(chat_line(msg))
+            elif kind in ("notice", "error"):
+                text = str(msg.get("text") or msg.get("message") or "")
+                self.query_one("#lobby-chat", RichLog).write(Text(text, style="italic"))
+            elif kind == "started":
+                self.enter_table()
+                return
+            elif kind == "closed":
+                self._info(f"The connection ended: {msg.get('reason') or 'closed'}. Press q to quit.")
+                return
+
+    def show_lobby(self, lobby: dict[str, Any]) -> None:
+        self.lobby = lobby
+        you = lobby.get("you")
+        me = next((s for s in lobby.get("seats", []) if s.get("seat") == you), None)
+        self.ready = bool(me and me.get("ready"))
+        self.query_one("#lobby-seats", Static).update(seats_table(lobby))
+        self.query_one("#lobby-summary", Static).update(lobby_summary(lobby))
+        self.query_one("#lobby-rules", Static).update(rules_lines(lobby))
+        self.query_one("#btn-ready", Button).label = "Not ready" if self.ready else "Ready"
+        self.query_one("#btn-start", Button).disabled = bool(lobby.get("start_problem"))
+        self.refresh_bindings()
+
+    def enter_table(self) -> None:
+        """The first hand is dealt: hand the session over to the table screen."""
+        if self._entered:
+            return
+        self._entered = True
+        app = self.app
+        session = self.session
+
+        async def swap() -> None:
+            await app.pop_screen()
+            result = app.open_table(session)  # type: ignore[attr-defined]
+            if result is not None:
+                await result
+
+        app.call_later(swap)
+
+    def _info(self, text: str) -> None:
+        self.query_one("#lobby-info", Static).update(Text("\n".join(self.info + [text])))
+
+    def _show_host_controls(self, host: bool) -> None:
+        for bid in ("#btn-start", "#btn-bot-minus", "#btn-bot-plus"):
+            self.query_one(bid, Button).display = host
+        self.refresh_bindings()
+
+    # -- keys and buttons -----------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("start", "bots"):
+            return self.session.is_host and not self.lobby.get("started")
+        if action == "ready":
+            return self.session.seat is not None and not self.lobby.get("started")
+        return True
+
+    async def _send(self, coro: Any) -> None:
+        try:
+            await coro
+        except IllegalAction as exc:
+            self.notify(str(exc), title="Lobby", severity="warning", markup=False)
+
+    async def action_ready(self) -> None:
+        await self._send(self.session.set_ready(not self.ready))
+
+    async def action_start(self) -> None:
+        await self._send(self.session.start_game())
+
+    async def action_bots(self, delta: int) -> None:
+        bots = sum(1 for s in self.lobby.get("seats", []) if s.get("bot"))
+        await self._send(self.session.set_bots(max(0, bots + delta)))
+
+    def action_chat(self) -> None:
+        self.query_one("#lobby-input", Input).focus()
+
+    def action_unfocus(self) -> None:
+        self.set_focus(None)
+
+    async def action_leave(self) -> None:
+        await self.session.leave()
+        self.app.exit()
+
+    async def on_input_submitted(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        if text:
+            await self._send(self.session.chat(text))
+
+    async def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {"btn-ready": self.action_ready, "btn-start": self.action_start,
+                   "btn-leave": self.action_leave}
+        if event.button.id in actions:
+            await actions[event.button.id]()
+        elif event.button.id == "btn-bot-plus":
+            await self.action_bots(1)
+        elif event.button.id == "btn-bot-minus":
+            await self.action_bots(-1)
+
+
+class LobbyApp(PokerApp):
+    """The app for ``join`` and ``host``: the lobby first, then the usual table screen."""
+
+    def __init__(self, config: Any, session: RemoteSession, *, info: Sequence[str] = ()) -> None:
+        super().__init__(config, session)
+        self.info = list(info)
+
+    def open_table(self, session: Session):
+        if isinstance(session, RemoteSession) and not session.game_started:
+            self.session = session
+            return self.push_screen(LobbyScreen(session, info=self.info))
+        return super().open_table(session)

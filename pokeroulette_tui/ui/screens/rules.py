@@ -1,0 +1,45 @@
+"""The rules this table agreed on, in plain words (RuleSet.describe())."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from pokeroulette_tui.engine.rules import RuleSet
+
+
+def rules_text(rules: RuleSet, suit_order: str | None = None) -> Text:
+    out = Text()
+    for line in rules.describe():
+        out.append("• " + line + "\n")
+    if suit_order and rules.suit_order == "drawn":
+        from pokeroulette_tui.engine.cards import SUIT_SYMBOLS
+        out.append("• This table drew: " + " > ".join(SUIT_SYMBOLS[s] for s in suit_order) + "\n")
+    out.rstrip()
+    return out
+
+
+class RulesScreen(ModalScreen[None]):
+    """The agreed house rules, shown at any time."""
+
+    BINDINGS = [Binding("escape,u,q", "close", "Close")]
+
+    def __init__(self, rules: RuleSet, suit_order: str | None = None, *, name: str | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.rules = rules
+        self.suit_order = suit_order
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="rules-box", classes="dialog"):
+            yield Static(Text("The rules of this table", style="bold"), classes="dialog-title")
+            with VerticalScroll():
+                yield Static(rules_text(self.rules, self.suit_order))
+        yield Footer()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

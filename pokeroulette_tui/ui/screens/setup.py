@@ -1,0 +1,411 @@
+"""The table agreement: a preset, every rule option explained, and who sits in each seat."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import fields
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Button, Input, Label, Select, Static, Switch
+
+from pokeroulette_tui.bots import LEVELS
+from pokeroulette_tui.engine.game import MAX_NAME
+from pokeroulette_tui.engine.rules import (
+    OPTION_CHOICES,
+    OPTION_GROUPS,
+    OPTION_HELP,
+    PRESET_NOTES,
+    PRESETS,
+    RuleError,
+    RuleSet,
+)
+from pokeroulette_tui.table import SeatConfig
+from pokeroulette_tui.ui.config import (
+    TableSetup,
+    check_seats,
+    default_bot_level,
+    default_name,
+)
+
+MAX_SEATS = 10
+"""Seats the screen offers (the most any variant allows at this terminal)."""
+
+_FIELDS = {f.name: type(f.default) for f in fields(RuleSet)}
+_AUTO_NAME = re.compile(r"^(You|Player \d+|Bot( \d+)?)$")
+_HUMAN = "human"
+
+
+def _groups() -> dict[str, tuple[str, ...]]:
+    """OPTION_GROUPS, plus any option no group lists (so every option is always shown)."""
+    groups = dict(OPTION_GROUPS)
+    listed = {name for names in groups.values() for name in names}
+    rest = tuple(name for name in _FIELDS if name not in listed)
+    if rest:
+        groups["Other"] = rest
+    return groups
+
+
+def _unused_note(group: str, rules: RuleSet) -> str:
+    if group.startswith("Matching") and rules.variant != "roulette":
+        return "not used in five-card draw"
+    if group.startswith("Draw") and rules.variant != "draw":
+        return "used only in five-card draw"
+    return ""
+
+
+class SetupScreen(Screen[TableSetup | None]):
+    """Edit a :class:`TableSetup`; dismisses with the new one (Start) or None (Escape)."""
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Back"),
+        Binding("ctrl+s", "start", "Start"),
+    ]
+
+    DEFAULT_CSS = """
+    SetupScreen #setup-title { height: 1; padding: 0 1; text-style: bold; }
+    SetupScreen #setup-body { height: 1fr; padding: 0 1; }
+    SetupScreen .group { text-style: bold; margin: 1 0 0 0; }
+    SetupScreen .group.-unused { text-style: dim; }
+    SetupScreen .row, SetupScreen #seat-rows { height: auto; }
+    SetupScreen .line { height: 1; }
+    SetupScreen .marker { width: 2; visibility: hidden; }
+    SetupScreen .row:focus-within { background: $boost; }
+    SetupScreen .row:focus-within .marker { visibility: visible; }
+    SetupScreen .row.-error .marker { visibility: visible; }
+    SetupScreen .name { width: 26; }
+    SetupScreen .line Input { width: 24; }
+    SetupScreen .line Select { width: 24; }
+    SetupScreen .line Switch, SetupScreen .line Switch:focus { border: none; height: 1; padding: 0 1; }
+    SetupScreen .onoff { width: 5; padding: 0 1; }
+    SetupScreen .help { padding: 0 0 0 4; color: $text-muted; }
+    SetupScreen .seat-label { width: 10; }
+    SetupScreen .seat .seat-name { width: 26; }
+    SetupScreen .seat Select { width: 20; margin: 0 0 0 2; }
+    SetupScreen #setup-bar { height: auto; padding: 0 1; }
+    SetupScreen #setup-status { width: 1fr; height: auto; }
+    SetupScreen #setup-error { height: auto; color: $text-error; }
+    SetupScreen #setup-keys { height: auto; color: $text-muted; }
+    SetupScreen #setup-bar Button { margin: 0 0 0 1; }
+    """
+
+    def __init__(self, setup: TableSetup, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.initial = setup
+        self.preset = setup.preset if setup.preset in PRESETS else "classic"
+        self.rules = setup.rules                  # the last valid rules read from the controls
+        self.seats = self._seat_defaults()        # every seat's name and kind, shown or not
+        self._seat_range = (setup.rules.min_players, setup.rules.max_players)
+        self._seat_count = min(max(len(setup.seats), self._seat_range[0]), self._seat_range[1])
+        self._seat_rows_made = 0                  # seat rows are made when first needed
+        self._controls: dict[str, Widget] = {}    # rule option -> its control
+        self._rows: dict[str, Widget] = {}        # rule option -> its row
+        self._onoff: dict[str, Static] = {}
+        self._seat_controls: dict[int, tuple[Input, Select[str]]] = {}
+        self._headings: dict[str, Static] = {}
+        self._update_pending = False
+
+    def _seat_defaults(self) -> list[SeatConfig]:
+        """The initial seats, padded to MAX_SEATS with bots for when the table grows."""
+        legal = set(LEVELS)
+        seats = [SeatConfig(name=s.name, bot=s.bot if s.bot is None or s.bot in legal
+                            else default_bot_level()) for s in self.initial.seats[:MAX_SEATS]]
+        level = next((s.bot for s in seats if s.bot), None) or default_bot_level()
+        taken = {s.name.casefold() for s in seats}
+        for i in range(len(seats), MAX_SEATS):
+            name = default_name(i, level)
+            while name.casefold() in taken:
+                name += "'"
+            taken.add(name.casefold())
+            seats.append(SeatConfig(name=name, bot=level))
+        return seats
+
+    # -- building -------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static("Table setup — agree on the house rules before the first deal", id="setup-title")
+        with VerticalScroll(id="setup-body", can_focus=False):
+            yield Static("Preset", classes="group")
+            with Vertical(classes="row", id="row-preset"):
+                with Horizontal(classes="line"):
+                    yield Static("▸", classes="marker")
+                    yield Label("preset", classes="name")
+                    yield Select([(name, name) for name in PRESETS], value=self.preset,
+                                 allow_blank=False, compact=True, id="preset")
+                yield Static("", classes="help", id="preset-note")
+                yield Static("choosing a preset resets every option below to it", classes="help")
+            for group, names in _groups().items():
+                heading = self._headings[group] = Static(group, classes="group",
+                                                         id=f"group-{self._slug(group)}")
+                yield heading
+                for option in names:
+                    yield self._option_row(option)
+                if group == "Table":
+                    yield from self._seat_section()
+        with Horizontal(id="setup-bar"):
+            with Vertical(id="setup-status"):
+                yield Static("", id="setup-error")
+                yield Static("tab/shift+tab move · enter opens a list · space switches · "
+                             "esc back · ctrl+s start", id="setup-keys")
+            yield Button("Cancel", id="cancel")
+            yield Button("Start", id="start", variant="primary")
+
+    @staticmethod
+    def _slug(group: str) -> str:
+        return re.sub(r"[^a-z]+", "-", group.lower()).strip("-")
+
+    def _option_row(self, option: str) -> Widget:
+        value = getattr(self.initial.rules, option)
+        kind = _FIELDS[option]
+        extra: list[Widget] = []
+        control: Widget
+        if option in OPTION_CHOICES:
+            control = Select([(c, c) for c in OPTION_CHOICES[option]], value=value,
+                             allow_blank=False, compact=True, id=f"opt-{option}", classes="rule")
+        elif kind is bool:
+            control = Switch(value=value, id=f"opt-{option}", classes="rule")
+            self._onoff[option] = Static("yes" if value else "no", classes="onoff")
+            extra.append(self._onoff[option])
+        elif kind is int:
+            control = Input(str(value), type="integer", compact=True, id=f"opt-{option}", classes="rule")
+        else:
+            control = Input(str(value), compact=True, max_length=40, id=f"opt-{option}", classes="rule")
+        self._controls[option] = control
+        row = Vertical(
+            Horizontal(Static("▸", classes="marker"), Label(option.replace("_", " "), classes="name"),
+                       control, *extra, classes="line"),
+            Static(OPTION_HELP.get(option, ""), classes="help"),
+            classes="row", id=f"row-{option}")
+        self._rows[option] = row
+        return row
+
+    def _seat_section(self) -> ComposeResult:
+        yield Static("Seats", classes="group")
+        lo, hi = self._seat_range
+        with Vertical(classes="row", id="row-seats"):
+            with Horizontal(classes="line"):
+                yield Static("▸", classes="marker")
+                yield Label("players", classes="name")
+                yield Select(self._count_options(lo, hi), value=self._seat_count, allow_blank=False,
+                             compact=True, id="seat-count")
+            yield Static("each seat is a person at this keyboard (hot-seat) or a bot of a level",
+                         classes="help")
+        with Vertical(id="seat-rows"):
+            for i in range(self._seat_count):
+                yield self._seat_row(i)
+        self._seat_rows_made = self._seat_count
+        with Vertical(classes="row", id="row-seed"):
+            with Horizontal(classes="line"):
+                yield Static("▸", classes="marker")
+                yield Label("shuffle seed", classes="name")
+                seed = "" if self.initial.seed is None else str(self.initial.seed)
+                yield Input(seed, type="integer", compact=True, placeholder="blank = random",
+                            id="seed")
+            yield Static("a number replays the same shuffles (for testing); blank for a fair game",
+                         classes="help")
+
+    def _seat_row(self, i: int) -> Widget:
+        seat = self.seats[i]
+        kinds = [(_HUMAN, _HUMAN)] + [(f"bot: {level}", level) for level in LEVELS]
+        name = Input(seat.name, max_length=MAX_NAME, compact=True, placeholder="name",
+                     id=f"seat-name-{i}", classes="seat-name")
+        kind = Select(kinds, value=seat.bot or _HUMAN, allow_blank=False, compact=True,
+                      id=f"seat-kind-{i}", classes="seat-kind")
+        self._seat_controls[i] = (name, kind)
+        return Horizontal(Static("▸", classes="marker"), Label(f"seat {i + 1}", classes="seat-label"),
+                          name, kind, classes="row line seat", id=f"seat-row-{i}")
+
+    @staticmethod
+    def _count_options(lo: int, hi: int) -> list[tuple[str, int]]:
+        return [(f"{n} players", n) for n in range(lo, hi + 1)]
+
+    def on_mount(self) -> None:
+        self._update()
+        self.call_after_refresh(self.query_one("#preset", Select).focus)
+
+    # -- reading and writing the controls ---------------------------------------------------
+    def read_rules(self) -> tuple[RuleSet | None, str, str | None]:
+        """The rules the controls show, or None with the problem and the option to blame."""
+        values: dict[str, Any] = {}
+        for option, kind in _FIELDS.items():
+            control = self._controls[option]
+            if isinstance(control, Input) and kind is int:
+                text = control.value.strip()
+                if not re.fullmatch(r"[-+]?\d+", text):
+                    return None, f"{option} takes a whole number (got {text!r})", option
+                values[option] = int(text)
+            else:
+                values[option] = control.value  # type: ignore[attr-defined]
+        try:
+            return RuleSet(**values), "", None
+        except RuleError as exc:
+            message = str(exc)
+            first = message.split(" ", 1)[0]
+            blame = first if first in _FIELDS else next(
+                (o for o in _FIELDS if re.search(rf"\b{o}\b", message)), None)
+            return None, message, blame
+
+    def read_seats(self) -> list[SeatConfig]:
+        """The shown seats, names trimmed (read from the controls: a key just typed counts)."""
+        seats = []
+        for i, seat in enumerate(self.seats[:self._seat_count]):
+            name, bot = seat.name, seat.bot
+            if i in self._seat_controls:
+                name_input, kind_select = self._seat_controls[i]
+                name, kind = name_input.value, kind_select.value
+                if kind in LEVELS or kind == _HUMAN:
+                    bot = None if kind == _HUMAN else str(kind)
+            seats.append(SeatConfig(name=name.strip(), bot=bot))
+        return seats
+
+    def read_seed(self) -> tuple[int | None, str]:
+        text = self.query_one("#seed", Input).value.strip()
+        if not text:
+            return None, ""
+        if not re.fullmatch(r"[-+]?\d+", text):
+            return None, f"the shuffle seed is a whole number or blank (got {text!r})"
+        return int(text), ""
+
+    def _write_rules(self, rules: RuleSet) -> None:
+        for option, control in self._controls.items():
+            value = getattr(rules, option)
+            if isinstance(control, Input):
+                control.value = str(value)
+            else:
+                control.value = value  # type: ignore[attr-defined]
+
+    def _request_update(self) -> None:
+        """Update once after the messages now queued (a preset changes many controls)."""
+        if not self._update_pending:
+            self._update_pending = True
+            self.call_later(self._update)
+
+    def _update(self) -> None:
+        """Re-read everything; show the first problem and keep the rest of the screen in step."""
+        self._update_pending = False
+        rules, problem, blame = self.read_rules()
+        if rules is not None:
+            self.rules = rules
+            self._fit_seat_range(rules)
+        for option, row in self._rows.items():
+            row.set_class(option == blame, "-error")
+        if not problem:
+            problem = check_seats(self.rules, self.read_seats()) or ""
+            problem = problem[:1].upper() + problem[1:]
+        if not problem:
+            problem = self.read_seed()[1]
+        self.query_one("#setup-error", Static).update(f"⚠ {problem}" if problem else "")
+        for option, label in self._onoff.items():
+            label.update("yes" if self._controls[option].value else "no")  # type: ignore[attr-defined]
+        for group, heading in self._headings.items():
+            unused = _unused_note(group, self.rules)
+            heading.update(f"{group} — {unused}" if unused else group)
+            heading.set_class(bool(unused), "-unused")
+        note = PRESET_NOTES.get(self.preset, "")
+        base = PRESETS[self.preset]
+        changed = [o for o in _FIELDS if getattr(base, o) != getattr(self.rules, o)]
+        if changed:
+            note += f" — changed: {', '.join(o.replace('_', ' ') for o in changed)}"
+        self.query_one("#preset-note", Static).update(note)
+
+    def _fit_seat_range(self, rules: RuleSet) -> None:
+        """Offer the seat counts these rules allow, keeping the count when it still fits."""
+        lo, hi = rules.min_players, rules.max_players
+        if (lo, hi) == self._seat_range:
+            return
+        self._seat_range = (lo, hi)
+        select = self.query_one("#seat-count", Select)
+        count = min(max(self._seat_count, lo), hi)
+        select.set_options(self._count_options(lo, hi))
+        select.value = count
+        self._show_seats(count)
+
+    def _show_seats(self, count: int) -> None:
+        self._seat_count = count
+        box = self.query_one("#seat-rows")
+        if count > self._seat_rows_made:
+            box.mount_all([self._seat_row(i) for i in range(self._seat_rows_made, count)])
+            self._seat_rows_made = count
+        for row in box.children:
+            row.display = int(str(row.id).rsplit("-", 1)[1]) < count
+
+    # -- handlers -------------------------------------------------------------------------
+    @on(Select.Changed, "#preset")
+    def _preset_chosen(self, event: Select.Changed) -> None:
+        if event.value == self.preset or event.value not in PRESETS:
+            return
+        self.preset = str(event.value)
+        self._write_rules(PRESETS[self.preset])
+        self._request_update()
+
+    @on(Select.Changed, "#seat-count")
+    def _count_chosen(self, event: Select.Changed) -> None:
+        if isinstance(event.value, int) and event.value != self._seat_count:
+            self._show_seats(event.value)
+            self._request_update()
+
+    @on(Select.Changed, ".seat-kind")
+    def _kind_chosen(self, event: Select.Changed) -> None:
+        i = int(str(event.select.id).rsplit("-", 1)[1])
+        seat = self.seats[i]
+        new = None if event.value == _HUMAN else str(event.value)
+        if new == seat.bot:
+            return
+        seat.bot = new
+        name = self._seat_controls[i][0]
+        if _AUTO_NAME.match(name.value.strip()) or not name.value.strip():
+            seat.name = name.value = default_name(i, new)
+        self._request_update()
+
+    @on(Input.Changed, ".seat-name")
+    def _name_typed(self, event: Input.Changed) -> None:
+        i = int(str(event.input.id).rsplit("-", 1)[1])
+        self.seats[i].name = event.value
+        self._request_update()
+
+    @on(Select.Changed, ".rule")
+    @on(Switch.Changed)
+    @on(Input.Changed, ".rule")
+    @on(Input.Changed, "#seed")
+    def _changed(self) -> None:
+        self._request_update()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.focus_next()
+
+    @on(Button.Pressed, "#start")
+    def _pressed_start(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#cancel")
+    def _pressed_cancel(self) -> None:
+        self.action_cancel()
+
+    # -- actions --------------------------------------------------------------------------
+    def action_start(self) -> None:
+        """Check everything; on success dismiss with the agreed table."""
+        rules, _problem, blame = self.read_rules()
+        if rules is None:
+            self._update()
+            if blame is not None:
+                self._controls[blame].focus()
+            self.app.bell()
+            return
+        seats = self.read_seats()
+        seed, seed_problem = self.read_seed()
+        if check_seats(rules, seats) or seed_problem:
+            self._update()
+            if seed_problem:
+                self.query_one("#seed", Input).focus()
+            self.app.bell()
+            return
+        self.dismiss(TableSetup(rules=rules, seats=seats, preset=self.preset, seed=seed))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

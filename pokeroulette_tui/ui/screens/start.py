@@ -1,0 +1,236 @@
+"""The first screen: resume the saved game, or deal a table in one key (or set one up)."""
+
+from __future__ import annotations
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Static
+
+from pokeroulette_tui.engine.rules import PRESET_NOTES
+from pokeroulette_tui.session import Session
+from pokeroulette_tui.ui.config import LaunchOptions, TableSetup
+from pokeroulette_tui.ui.launch import (
+    Autosave,
+    app_config,
+    describe_save,
+    describe_seats,
+    new_session,
+    preset_label,
+    read_autosave,
+    remember,
+    resume_session,
+)
+
+
+class StartScreen(Screen[None]):
+    """Offers the autosaved game if there is one; otherwise shows the table Enter deals.
+
+    The table is the one from the command line, else the remembered one, else you and
+    three bots at the classic rules. ``s`` opens the setup screen.
+    """
+
+    BINDINGS = [
+        Binding("enter", "primary", "Deal", show=False),
+        Binding("r", "resume", "Resume"),
+        Binding("n", "new_game", "New game"),
+        Binding("s", "setup", "Set up the table"),
+        Binding("d", "default_table", "Default table"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    DEFAULT_CSS = """
+    StartScreen { align-horizontal: center; }
+    StartScreen #start-body { max-width: 100; padding: 0 1; }
+    StartScreen #start-title { width: 100%; content-align: center middle; text-style: bold;
+                               margin: 1 0 0 0; }
+    StartScreen #start-notice { margin: 1 0 0 0; color: $text-warning; }
+    StartScreen .heading { text-style: bold; margin: 1 0 0 0; }
+    StartScreen .buttons { height: auto; margin: 1 0 0 0; }
+    StartScreen .buttons Button { margin: 0 2 0 0; }
+    StartScreen #table-rules { margin: 1 0 0 0; }
+    StartScreen #table-rules-title { text-style: bold; margin: 1 0 0 0; }
+    """
+
+    def __init__(self, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.setup = TableSetup.default()
+        self.origin = "A new table"
+        self.saved = Autosave()
+        self.mode = "new"          # "resume" (a saved game is offered) or "new"
+        self.notice = ""
+        self._playing = False      # a table was opened from here; look at the autosave again after
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="start-body", can_focus=False):
+            yield Static("♠ ♥  Poker Roulette  ♦ ♣", id="start-title")
+            yield Static("", id="start-notice")
+            with Vertical(id="resume-box"):
+                yield Static("A game is in progress", classes="heading")
+                yield Static("", id="resume-info")
+                with Horizontal(classes="buttons"):
+                    yield Button("Resume (Enter)", id="resume", variant="primary")
+                    yield Button("New game (n)", id="new-game")
+            with Vertical(id="new-box"):
+                yield Static("", id="table-heading", classes="heading")
+                yield Static("", id="table-seats")
+                with Horizontal(classes="buttons"):
+                    yield Button("Deal (Enter)", id="deal", variant="primary")
+                    yield Button("Set up the table (s)", id="setup")
+                    yield Button("Quit (q)", id="quit")
+                yield Static("", id="table-rules-title")
+                yield Static("", id="table-rules")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        config = app_config(self.app)
+        launch, config.launch = config.launch, LaunchOptions()  # the command line counts once
+        if launch.setup is not None:
+            self.setup, self.origin = launch.setup, "Your table"
+        else:
+            remembered = TableSetup.from_dict(config.last_setup)
+            if remembered is not None:
+                self.setup, self.origin = remembered, "Your last table"
+        self._look_for_save(offer=not launch.new)
+        self._show()
+        if launch.open_setup:
+            self.action_setup()
+
+    def on_screen_resume(self) -> None:
+        if self._playing:  # back from a table: the autosave may be new, or cleared
+            self._playing = False
+            self.notice = ""
+            self._look_for_save(offer=True)
+            self._show()
+
+    # -- the state shown ------------------------------------------------------------------
+    def _look_for_save(self, *, offer: bool) -> None:
+        self.saved = read_autosave() if offer else Autosave()
+        if self.saved.problem:
+            where = (f"It was kept as {self.saved.kept_as}." if self.saved.kept_as
+                     else "It could not be moved aside.")
+            self.notice = f"The saved game could not be read, so a new game starts. {where}\n" \
+                          f"Reason: {self.saved.problem}"
+        self.mode = "resume" if self.saved.table is not None else "new"
+
+    def _show(self) -> None:
+        notice = self.query_one("#start-notice", Static)
+        notice.update(self.notice)
+        notice.display = bool(self.notice)
+        resuming = self.mode == "resume"
+        self.query_one("#resume-box").display = resuming
+        self.query_one("#new-box").display = not resuming
+        if resuming and self.saved.table is not None:
+            self.query_one("#resume-info", Static).update(
+                f"Resume the game in progress ({describe_save(self.saved.table)}), "
+                "or start a new game (it replaces the saved one once dealt).")
+            self.query_one("#resume", Button).focus()
+        else:
+            self._show_table()
+            self.query_one("#deal", Button).focus()
+        self.refresh_bindings()
+
+    def _show_table(self) -> None:
+        setup = self.setup
+        self.query_one("#table-heading", Static).update(f"{self.origin}")
+        seed = f"\nFixed shuffle: seed {setup.seed}." if setup.seed is not None else ""
+        self.query_one("#table-seats", Static).update(
+            f"Players: {describe_seats(setup)}.{seed}")
+        note = PRESET_NOTES.get(setup.preset, "")
+        self.query_one("#table-rules-title", Static).update(
+            f"The agreed rules: {preset_label(setup)}" + (f" — {note}" if note else ""))
+        self.query_one("#table-rules", Static).update(
+            "\n".join(f"• {line}" for line in setup.rules.describe()))
+
+    def _open(self, session: Session) -> None:
+        open_table = getattr(self.app, "open_table", None)
+        if open_table is None:  # pragma: no cover - every app of this package has one
+            self.notify("This app cannot open a table.", severity="error")
+            return
+        self._playing = True
+        open_table(session)
+
+    # -- handlers -------------------------------------------------------------------------
+    @on(Button.Pressed, "#resume")
+    def _pressed_resume(self) -> None:
+        self.action_resume()
+
+    @on(Button.Pressed, "#new-game")
+    def _pressed_new(self) -> None:
+        self.action_new_game()
+
+    @on(Button.Pressed, "#deal")
+    def _pressed_deal(self) -> None:
+        self.action_deal()
+
+    @on(Button.Pressed, "#setup")
+    def _pressed_setup(self) -> None:
+        self.action_setup()
+
+    @on(Button.Pressed, "#quit")
+    async def _pressed_quit(self) -> None:
+        await self.action_quit()
+
+    def _setup_done(self, result: TableSetup | None) -> None:
+        if result is None:
+            return
+        self.setup, self.origin, self.mode = result, "Your table", "new"
+        remember(app_config(self.app), result)
+        self._show()
+
+    # -- actions --------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("resume", "new_game"):
+            return self.mode == "resume"
+        if action == "deal":
+            return self.mode == "new"
+        if action == "default_table":
+            return self.mode == "new" and self.setup != TableSetup.default()
+        return True
+
+    def action_primary(self) -> None:
+        if self.mode == "resume":
+            self.action_resume()
+        else:
+            self.action_deal()
+
+    def action_resume(self) -> None:
+        table = self.saved.table
+        if self.mode != "resume" or table is None:
+            return
+        self._open(resume_session(table, app_config(self.app)))
+
+    def action_new_game(self) -> None:
+        self.mode = "new"
+        self._show()
+
+    def action_default_table(self) -> None:
+        self.setup, self.origin = TableSetup.default(), "A new table"
+        self._show()
+
+    def action_deal(self) -> None:
+        problem = self.setup.problem()
+        if problem:
+            self.notice = f"This table cannot be dealt: {problem}. Press s to set it up."
+            self._show()
+            return
+        config = app_config(self.app)
+        remember(config, self.setup)
+        try:
+            session = new_session(self.setup, config)
+        except ValueError as exc:  # RuleError: the checks above should have caught it
+            self.notice = f"This table cannot be dealt: {exc}"
+            self._show()
+            return
+        self._open(session)
+
+    def action_setup(self) -> None:
+        from pokeroulette_tui.ui.screens.setup import SetupScreen
+
+        self.app.push_screen(SetupScreen(self.setup), self._setup_done)
+
+    async def action_quit(self) -> None:
+        await self.app.run_action("quit")  # the app's own quit (it closes any session first)

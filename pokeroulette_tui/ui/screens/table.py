@@ -1,0 +1,422 @@
+"""The table screen: routes the session's updates down to the widgets and the keys up to the session.
+
+It owns no rules: what may be done comes from the viewer's :class:`SeatView`
+(``options``, ``phase``, ``to_act``), and every action goes to ``Session.act``, which
+answers with ``IllegalAction`` when the engine says no.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.css.query import NoMatches
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Resize
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from pokeroulette_tui.engine.actions import (Action, AllIn, Call, Check, Cut, Discard, Fold,
+                                             IllegalAction, MoveStockToActive, PlaceBet, RaiseTo)
+from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.view import SeatView
+from pokeroulette_tui.session import Session, Update
+from pokeroulette_tui.ui.screens.amount import AmountScreen, bet_presets, raise_presets
+from pokeroulette_tui.ui.screens.discards import DiscardsScreen
+from pokeroulette_tui.ui.screens.gameover import GameOverScreen
+from pokeroulette_tui.ui.screens.help import HelpScreen
+from pokeroulette_tui.ui.screens.history import HistoryScreen
+from pokeroulette_tui.ui.screens.privacy import PrivacyScreen
+from pokeroulette_tui.ui.screens.rules import RulesScreen
+from pokeroulette_tui.ui.screens.seating import Seating
+from pokeroulette_tui.ui.screens.showdown import HandResult, ShowdownScreen
+from pokeroulette_tui.ui.widgets.centre import CentreWidget
+from pokeroulette_tui.ui.widgets.hand import HandPanel
+from pokeroulette_tui.ui.widgets.log import EventLog
+from pokeroulette_tui.ui.widgets.seat import SeatWidget
+from pokeroulette_tui.ui.widgets.status import StatusLine
+
+BET_ACTIONS = ("check", "call", "bet", "raise", "all_in", "fold")
+WIDE = 120
+TALL = 36
+
+
+def _digit(i: int) -> str:
+    return str((i + 1) % 10)
+
+
+class TableScreen(Screen[None]):
+    """A game in progress, seen by the local seat whose turn it is (or publicly)."""
+
+    AUTO_FOCUS = None
+    BINDINGS = [
+        Binding("c", "check", "Check"),
+        Binding("c", "call", "Call"),
+        Binding("b", "bet", "Bet"),
+        Binding("r", "raise", "Raise"),
+        Binding("a", "all_in", "All in"),
+        Binding("f", "fold", "Fold"),
+        *[Binding(_digit(i), f"choose({i})", "Move card", key_display="1-9", show=i == 0)
+          for i in range(10)],
+        Binding("k", "keep", "Keep stock"),
+        *[Binding(str(i + 1), f"toggle({i})", "Select", key_display="1-5", show=i == 0)
+          for i in range(5)],
+        Binding("enter", "draw", "Draw"),
+        Binding("p", "stand_pat", "Stand pat"),
+        Binding("enter", "cut", "Cut"),
+        Binding("left", "cut_move(-1)", "−1", show=False),
+        Binding("right", "cut_move(1)", "+1", show=False),
+        Binding("down", "cut_move(-5)", "−5", show=False),
+        Binding("up", "cut_move(5)", "+5", show=False),
+        Binding("e", "cut_number", "Type cut"),
+        Binding("d", "discards", "Discards", show=False),
+        Binding("h", "history", "History", show=False),
+        Binding("u", "rules", "Rules", show=False),
+        Binding("s", "last_hand", "Last hand", show=False),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, session: Session, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.session = session
+        self.seating = Seating(session.local_seats)
+        self.view: SeatView | None = None
+        self.selected: frozenset[int] = frozenset()
+        self.cut_pos = 0
+        self.last_result: HandResult | None = None
+        self._cut_hand = -1
+        self._hand_events: list[Event] = []
+        self._game_over_shown = False
+        self._game_over_pending = False
+        self._last_to_act: int | None = None
+        self._refresh_pending = False
+
+    # -- layout -------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        seats = len(self.session.view(None).players)
+        yield StatusLine(id="status")
+        with Horizontal(id="main"):
+            with VerticalScroll(id="seats", can_focus=False):
+                for i in range(seats):
+                    yield SeatWidget(i, id=f"seat-{i}")
+            with Vertical(id="side"):
+                yield CentreWidget(id="centre")
+                yield EventLog(id="log")
+        yield HandPanel(id="hand")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        past = self.session.history()
+        if past:  # a resumed table: what happened so far this hand
+            self._hand_events = list(past[-1])
+            self.query_one(EventLog).add_events(past[-1], self.session.log_viewer)
+        self.pump_updates()
+        self.refresh_view()
+        await self.session.start()
+
+    async def on_unmount(self) -> None:
+        """Leaving the table (or the app) stops the session; a local one saves first."""
+        closer = getattr(self.app, "close_session", None)
+        if closer is not None and getattr(self.app, "session", None) is self.session:
+            await closer()
+
+    def on_resize(self, event: Resize) -> None:
+        width, height = event.size
+        seats = len(self.query(SeatWidget))
+        self.set_class(width >= WIDE, "-wide")
+        self.set_class(height >= TALL, "-tall")
+        self.set_class(width >= WIDE and seats * 3 > height - 10, "-two-col")
+
+    # -- the session ----------------------------------------------------------
+    @work(exclusive=True, group="session-updates")
+    async def pump_updates(self) -> None:
+        """The one consumer of the session's updates; ends when the screen goes."""
+        async for update in self.session.updates():
+            self.handle_update(update)
+            if update.closed:
+                break
+
+    def handle_update(self, update: Update) -> None:
+        """Log the events, look at the table again, show a hand's result or the game's end."""
+        try:
+            self._handle_update(update)
+        except NoMatches:  # the screen is being taken down while the table plays on
+            pass
+
+    def _handle_update(self, update: Update) -> None:
+        hand_over = game_over = False
+        for event in update.events:
+            if event.kind == "hand_started":
+                self._hand_events = []
+            self._hand_events.append(event)
+            hand_over |= event.kind == "hand_over"
+            game_over |= event.kind == "game_over"
+        if update.events:
+            self.query_one(EventLog).add_events(update.events, self.session.log_viewer)
+        if update.deadline is not None or update.events:
+            self.query_one(StatusLine).deadline = update.deadline
+        if update.note == "game over":
+            game_over = True
+        elif update.note:
+            self.notify(update.note, title="Table", markup=False)
+        if update.closed:
+            self.notify("The table has closed.", title="Table")
+        if game_over or hand_over or self.seating.due(self.session.view(None)):
+            self.refresh_view()
+        else:
+            self._schedule_refresh()
+        if hand_over:
+            self.show_hand_result()
+        if game_over:
+            self.show_game_over()
+
+    def _schedule_refresh(self) -> None:
+        """Refresh once for a burst of updates (bots without pauses send many at once)."""
+        if not self._refresh_pending:
+            self._refresh_pending = True
+            self.call_later(self.refresh_view)
+
+    def refresh_view(self) -> None:
+        """Look at the table again (as the right seat) and hand the view down."""
+        self._refresh_pending = False
+        pub = self.session.view(None)
+        ask = self.seating.look(pub)
+        if ask is not None:
+            self.app.push_screen(PrivacyScreen(pub.players[ask].name),
+                                 partial(self._privacy_passed, ask))
+        viewer = self.seating.viewer
+        view = pub if viewer is None else self.session.view(viewer)
+        self.view = view
+        if not (view.my_turn and view.phase == "draw"):
+            self.selected = frozenset()
+        if view.my_turn and view.phase == "cut" and self._cut_hand != view.hand_no:
+            self._cut_hand = view.hand_no
+            self.cut_pos = max(1, view.deck_count // 2)
+        four = bool(getattr(self.app, "four_color", False))
+        for seat in self.query(SeatWidget):
+            seat.four_color = four
+            seat.view = view
+        centre = self.query_one(CentreWidget)
+        centre.four_color = four
+        centre.view = view
+        status = self.query_one(StatusLine)
+        status.hot_seat = self.seating.hot_seat
+        status.view = view
+        hand = self.query_one(HandPanel)
+        hand.four_color = four
+        hand.hot_seat = self.seating.hot_seat
+        hand.selected = self.selected
+        hand.cut = self.cut_pos
+        hand.view = view
+        to_act = view.to_act if not view.dealer_step else None
+        if to_act is not None and to_act != self._last_to_act:
+            self.query_one("#seats").scroll_to_widget(self.query_one(f"#seat-{to_act}"), animate=False)
+        self._last_to_act = to_act
+        self.refresh_bindings()
+
+    def _privacy_passed(self, seat: int, _ok: bool | None) -> None:
+        self.seating.confirmed(seat, self.session.view(None))
+        self.refresh_view()
+
+    def show_hand_result(self) -> None:
+        pub = self.session.view(None)
+        current = pub.result if pub.phase in ("hand_over", "game_over") else None
+        result = HandResult.from_events(self._hand_events, pub, current)
+        self.last_result = result
+        if result.is_showdown and isinstance(self.app.screen, ShowdownScreen):
+            self.app.screen.result = result
+        elif result.is_showdown:
+            self.app.push_screen(ShowdownScreen(result, four_color=self._four()),
+                                 self._showdown_closed)
+        else:
+            self.notify(result.summary(), title=f"Hand {result.hand_no}", markup=False)
+        self.refresh_bindings()
+
+    def _showdown_closed(self, _result: None) -> None:
+        if self._game_over_pending and not isinstance(self.app.screen, ShowdownScreen):
+            self.show_game_over()
+
+    def show_game_over(self) -> None:
+        """The standings, once; after the last hand's result if that is being read."""
+        if self._game_over_shown:
+            return
+        if isinstance(self.app.screen, ShowdownScreen):
+            self._game_over_pending = True
+            return
+        self._game_over_shown = True
+        can_new = bool(getattr(self.app, "can_start_new", lambda: False)())
+        self.app.push_screen(GameOverScreen(self.session.view(None), can_start_new=can_new),
+                             self._game_over_choice)
+
+    async def _game_over_choice(self, choice: str | None) -> None:
+        if choice == "quit":
+            await self.app.action_quit()
+        elif choice == "new":
+            await self.app.back_to_start()  # type: ignore[attr-defined]
+        elif choice == "history":
+            self.action_history()
+
+    def _four(self) -> bool:
+        return bool(getattr(self.app, "four_color", False))
+
+    # -- keys ---------------------------------------------------------------
+    def _turn(self) -> SeatView | None:
+        """The view when it is the viewer's decision, else None."""
+        v = self.view
+        return v if v is not None and v.my_turn else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        v = self._turn()
+        if action in BET_ACTIONS:
+            return bool(v and v.options is not None and action in v.options.kinds)
+        if action in ("choose", "keep"):
+            if not (v and v.phase == "stock_to_active" and v.me is not None):
+                return False
+            return action == "keep" or int(parameters[0]) < len(v.me.stock)  # type: ignore[call-overload]
+        if action == "toggle":
+            return bool(v and v.phase == "draw" and v.me is not None
+                        and int(parameters[0]) < len(v.me.hand))  # type: ignore[call-overload]
+        if action in ("draw", "stand_pat"):
+            return bool(v and v.phase == "draw")
+        if action in ("cut", "cut_move", "cut_number"):
+            return bool(v and v.phase == "cut")
+        if action == "last_hand":
+            return self.last_result is not None
+        return True
+
+    async def act(self, action: Action) -> None:
+        """Send an action; the engine's refusal becomes a message, never a crash."""
+        try:
+            await self.session.act(action)
+        except IllegalAction as exc:
+            self.notify(str(exc), title="Not allowed", severity="warning", markup=False)
+        self.refresh_view()
+
+    def _seat(self) -> int:
+        assert self.view is not None and self.view.seat is not None
+        return self.view.seat
+
+    async def action_check(self) -> None:
+        await self.act(Check(seat=self._seat()))
+
+    async def action_call(self) -> None:
+        await self.act(Call(seat=self._seat()))
+
+    async def action_all_in(self) -> None:
+        await self.act(AllIn(seat=self._seat()))
+
+    async def action_fold(self) -> None:
+        await self.act(Fold(seat=self._seat()))
+
+    async def action_bet(self) -> None:
+        v = self._turn()
+        if v is not None and v.options is not None and v.options.bet_min:
+            await self._ask_amount("Bet", v.options.bet_min, v.options.bet_max, PlaceBet,
+                                   bet_presets(v))
+
+    async def action_raise(self) -> None:
+        v = self._turn()
+        if v is not None and v.options is not None and v.options.raise_min:
+            await self._ask_amount("Raise to", v.options.raise_min, v.options.raise_max, RaiseTo,
+                                   raise_presets(v))
+
+    async def _ask_amount(self, title: str, lo: int, hi: int, kind: type[PlaceBet] | type[RaiseTo],
+                          presets: list[tuple[str, int]]) -> None:
+        seat = self._seat()
+        if lo == hi:
+            await self.act(kind(seat=seat, amount=lo))
+            return
+
+        async def done(amount: int | None) -> None:
+            if amount is not None:
+                await self.act(kind(seat=seat, amount=amount))
+
+        self.app.push_screen(AmountScreen(title, lo, hi, presets=presets), done)
+
+    async def action_choose(self, index: int) -> None:
+        await self.act(MoveStockToActive(seat=self._seat(), index=index))
+
+    async def action_keep(self) -> None:
+        await self.act(MoveStockToActive(seat=self._seat(), index=None))
+
+    def action_toggle(self, index: int) -> None:
+        v = self._turn()
+        if v is None:
+            return
+        if index in self.selected:
+            self.selected = self.selected - {index}
+        elif len(self.selected) >= v.rules.max_draw:
+            limit = v.rules.max_draw
+            self.notify(f"You may exchange at most {limit} card{'s' if limit != 1 else ''}.",
+                        title="Draw", severity="warning", markup=False)
+            return
+        else:
+            self.selected = self.selected | {index}
+        self.query_one(HandPanel).selected = self.selected
+
+    async def action_draw(self) -> None:
+        await self.act(Discard(seat=self._seat(), indices=tuple(sorted(self.selected))))
+
+    async def action_stand_pat(self) -> None:
+        self.selected = frozenset()
+        await self.act(Discard(seat=self._seat(), indices=()))
+
+    def _set_cut(self, position: int) -> None:
+        v = self._turn()
+        if v is None:
+            return
+        self.cut_pos = max(1, min(v.deck_count - 1, position))
+        self.query_one(HandPanel).cut = self.cut_pos
+
+    def action_cut_move(self, delta: int) -> None:
+        self._set_cut(self.cut_pos + delta)
+
+    async def action_cut(self) -> None:
+        await self.act(Cut(seat=self._seat(), position=self.cut_pos))
+
+    def action_cut_number(self) -> None:
+        v = self._turn()
+        if v is None:
+            return
+        top = v.deck_count - 1
+
+        def done(position: int | None) -> None:
+            if position is not None:
+                self._set_cut(position)
+
+        self.app.push_screen(AmountScreen("Cut after", 1, top, default=self.cut_pos, unit="cards",
+                                          presets=[("one", 1), ("quarter", top // 4),
+                                                   ("middle", (top + 1) // 2), ("last", top)]), done)
+
+    async def on_hand_panel_card_clicked(self, message: HandPanel.CardClicked) -> None:
+        if message.kind == "stock" and self.check_action("choose", (message.index,)):
+            await self.action_choose(message.index)
+        elif message.kind == "hand" and self.check_action("toggle", (message.index,)):
+            self.action_toggle(message.index)
+        self.refresh_bindings()
+
+    def on_hand_panel_cut_clicked(self, message: HandPanel.CutClicked) -> None:
+        self._set_cut(message.position)
+
+    def action_discards(self) -> None:
+        if self.view is not None:
+            self.app.push_screen(DiscardsScreen(self.view.discards, four_color=self._four()))
+
+    def action_history(self) -> None:
+        self.app.push_screen(HistoryScreen(self.session.history(), me=self.session.log_viewer))
+
+    def action_rules(self) -> None:
+        suit_order = self.view.suit_order if self.view is not None else None
+        self.app.push_screen(RulesScreen(self.session.rules, suit_order))
+
+    def action_last_hand(self) -> None:
+        if self.last_result is not None:
+            self.app.push_screen(ShowdownScreen(self.last_result, four_color=self._four()),
+                                 self._showdown_closed)
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())

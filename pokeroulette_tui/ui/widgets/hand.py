@@ -1,0 +1,270 @@
+"""The viewer's own cards and what to do now: stock and actives, the five-card hand, the cut."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from pokeroulette_tui.engine.cards import Card
+from pokeroulette_tui.engine.view import SeatView
+from pokeroulette_tui.ui.renderables import BOX_WIDTH, boxed_row, cards_text
+from pokeroulette_tui.ui.widgets.present import best_visible, phase_text, total_pot
+
+SLIDER_MAX = 52
+
+
+@dataclass(frozen=True)
+class Zone:
+    """Where a clickable thing was drawn: columns [x0, x1), rows [y0, y1)."""
+
+    x0: int
+    x1: int
+    y0: int
+    y1: int
+    kind: str  # "stock", "hand" or "cut"
+    index: int
+
+
+def prompt_text(view: SeatView, *, hot_seat: bool, selected: frozenset[int] = frozenset(),
+                cut: int = 0) -> Text:
+    """One line: what this viewer may do now, or who the table waits for."""
+    out = Text()
+    if view.game_over:
+        out.append("Game over: ", style="bold")
+        out.append(view.game_over_reason)
+        return out
+    if view.seat is None:
+        if hot_seat:
+            out.append("Public view: private cards stay hidden until a player takes the seat.")
+        else:
+            out.append("Watching: only public cards are shown.")
+        _append_waiting(out, view)
+        return out
+    if not view.my_turn:
+        if view.phase == "hand_over":
+            out.append("Hand over · s shows the result again · the next hand follows")
+        else:
+            _append_waiting(out, view)
+        return out
+    me = view.me
+    assert me is not None
+    if view.phase == "betting" and view.options is not None:
+        o = view.options
+        out.append("Your bet", style="bold reverse")
+        to_call = view.current_bet - me.bet
+        out.append(f"  pot {total_pot(view)} · stack {me.chips}")
+        if to_call > 0:
+            out.append(f" · to call {min(to_call, me.chips)}")
+        if o.bet_min:
+            out.append(f" · bet {o.bet_min}–{o.bet_max}" if o.bet_max > o.bet_min else f" · bet {o.bet_min}")
+        if o.raise_min:
+            out.append(f" · raise to {o.raise_min}–{o.raise_max}" if o.raise_max > o.raise_min
+                       else f" · raise to {o.raise_min}")
+    elif view.phase == "stock_to_active":
+        out.append("One new active", style="bold reverse")
+        n = len(me.stock)
+        keys = "1" if n == 1 else f"1-{n}" if n < 10 else "1-9, 0"
+        out.append(f"  {keys} or click: move that stock card to active"
+                   " · k keep the stock")
+    elif view.phase == "cut":
+        out.append("Your cut", style="bold reverse")
+        out.append(f"  {cut} cards from the top · ←/→ ±1 ↑/↓ ±5 · e type · Enter cut")
+    elif view.phase == "draw":
+        out.append("Your draw", style="bold reverse")
+        k = len(selected)
+        out.append(f"  up to {view.rules.max_draw}: 1-5 or click · {k} selected · "
+                   + ("Enter exchanges them" if k else "p stands pat"))
+    else:
+        out.append(phase_text(view))
+    return out
+
+
+def _append_waiting(out: Text, view: SeatView) -> None:
+    if view.to_act is not None and not view.dealer_step:
+        out.append(" Waiting for ")
+        out.append(view.players[view.to_act].name, style="bold")
+        out.append(f" ({phase_text(view)}).")
+    elif view.phase not in ("hand_over", "waiting", "game_over"):
+        out.append(" The dealer deals.")
+
+
+def _hstack(blocks: list[Text], gap: str = "   ") -> Text:
+    """Put multi-line texts side by side."""
+    split = [b.split("\n", allow_blank=True) for b in blocks]
+    height = max(len(s) for s in split)
+    widths = [max((line.cell_len for line in s), default=0) for s in split]
+    rows = []
+    for y in range(height):
+        row = Text()
+        for k, s in enumerate(split):
+            if k:
+                row.append(gap)
+            line = s[y] if y < len(s) else Text("")
+            row.append_text(line)
+            row.append(" " * (widths[k] - line.cell_len))
+        rows.append(row)
+    return Text("\n").join(rows)
+
+
+def panel_title(view: SeatView, *, hot_seat: bool) -> str:
+    """The panel's border title: whose cards, and the best hand in them."""
+    me = view.me
+    if me is None:
+        return "Public view" if hot_seat else "Spectator"
+    title = "Your cards" if not hot_seat else f"{me.name}'s cards"
+    value, _ = best_visible(view, me)
+    if value is not None:
+        title += f": {value.describe()}"
+    return title
+
+
+def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: frozenset[int] = frozenset(),
+                  cut: int = 0, four_color: bool = False) -> tuple[Text, list[Zone]]:
+    """The panel's text and its clickable zones."""
+    prompt = prompt_text(view, hot_seat=hot_seat, selected=selected, cut=cut)
+    me = view.me
+    zones: list[Zone] = []
+    if me is None:
+        return prompt, zones
+    my_turn = view.my_turn
+    if view.phase == "cut" and my_turn:
+        top = max(1, view.deck_count - 1)
+        span = min(SLIDER_MAX, max(10, width - 10))
+        pos = 0 if top <= 1 else round((cut - 1) * (span - 1) / (top - 1))
+        bar = Text("1 ├")
+        bar.append("─" * pos)
+        bar.append("●", style="bold reverse")
+        bar.append("─" * (span - 1 - pos))
+        bar.append(f"┤ {top}")
+        zones.append(Zone(3, 3 + span, 1, 2, "cut", top))
+        return Text("\n").join([prompt, bar, Text(f"Cut {cut} of {view.deck_count} cards")]), zones
+    if view.rules.variant == "draw":
+        cards: tuple[Card | None, ...] = me.hand
+        _, marked = best_visible(view, me)
+        choosing = my_turn and view.phase == "draw"
+        labels = ([f"{i + 1} out" if i in selected else str(i + 1) for i in range(len(cards))]
+                  if choosing else None)
+        if not cards:
+            return prompt, zones
+        body, step = _cards_block(cards, width, four_color=four_color,
+                                  highlight=() if choosing else marked, selected=selected,
+                                  labels=labels)
+        for i in range(len(cards)):
+            zones.append(Zone(i * step, i * step + step - 1, 1, 1 + body.plain.count("\n") + 1, "hand", i))
+        return Text("\n").join([prompt, body]), zones
+    # Poker Roulette: the stock, then the actives
+    _, marked = best_visible(view, me)
+    choosing = my_turn and view.phase == "stock_to_active"
+    stock = me.stock
+    blocks: list[Text] = []
+    compact = False
+    if stock:
+        labels = [str(i + 1) for i in range(len(stock))] if choosing else [""] * len(stock)
+        body, step = _cards_block(stock, width - 14, four_color=four_color, highlight=marked, labels=labels)
+        compact = step != BOX_WIDTH + 1
+        blocks.append(body)
+        if choosing:
+            h = body.plain.count("\n") + 1
+            zones.extend(Zone(i * step, i * step + step - 1, 1, 1 + h, "stock", i) for i in range(len(stock)))
+    if me.actives or me.added:
+        if me.actives_up:
+            act = list(me.added) + list(me.actives)
+            alabels = ["kept"] * len(me.added) + ["out"] * len(me.actives)
+        else:
+            act = list(me.actives)
+            alabels = ["new"] * len(act)
+        body, _ = _cards_block(act, 14 if blocks else width, four_color=four_color, labels=alabels,
+                               compact=compact)
+        blocks.append(body)
+    if not blocks:
+        return prompt, zones
+    return Text("\n").join([prompt, _hstack(blocks)]), zones
+
+
+def _cards_block(cards, width: int, *, four_color: bool, highlight=(), selected=frozenset(),
+                 labels=None, compact: bool = False) -> tuple[Text, int]:
+    """Boxed faces if they fit in ``width`` columns, else compact ``[A♠]`` faces; returns the
+    text and the columns one card takes."""
+    boxed_width = len(cards) * (BOX_WIDTH + 1) - 1
+    if not compact and boxed_width <= width:
+        return boxed_row(cards, four_color=four_color, highlight=highlight, selected=selected,
+                         labels=labels), BOX_WIDTH + 1
+    row = cards_text(cards, four_color=four_color, highlight=set(highlight) | set(selected), sep=" ")
+    lines = [row]
+    if labels is not None and any(labels):
+        lab = Text()
+        for i, label in enumerate(labels):
+            if i:
+                lab.append(" ")
+            lab.append(label[:4].center(4), style="bold reverse" if i in selected else "")
+        lines.append(lab)
+    return Text("\n").join(lines), 5
+
+
+class HandPanel(Widget):
+    """The viewer's cards with the prompt for the current decision; clicks post messages."""
+
+    DEFAULT_CSS = """
+    HandPanel { height: auto; }
+    """
+
+    view: reactive[SeatView | None] = reactive(None, layout=True)
+    selected: reactive[frozenset[int]] = reactive(frozenset(), layout=True)
+    cut: reactive[int] = reactive(0)
+    hot_seat: reactive[bool] = reactive(False)
+    four_color: reactive[bool] = reactive(False)
+
+    @dataclass
+    class CardClicked(Message):
+        """A card of the viewer's was clicked: ``kind`` is "stock" or "hand"."""
+
+        kind: str
+        index: int
+
+    @dataclass
+    class CutClicked(Message):
+        """The cut slider was clicked at ``position`` cards from the top."""
+
+        position: int
+
+    def __init__(self, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._zones: list[Zone] = []
+
+    def render(self) -> Text:
+        if self.view is None:
+            return Text("")
+        text, self._zones = panel_content(
+            self.view, hot_seat=self.hot_seat, width=max(20, self.content_size.width),
+            selected=self.selected, cut=self.cut, four_color=self.four_color)
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        return text
+
+    def watch_view(self, view: SeatView | None) -> None:
+        self.border_title = Text(panel_title(view, hot_seat=self.hot_seat)) if view is not None else None
+
+    def watch_hot_seat(self, hot_seat: bool) -> None:
+        if self.view is not None:
+            self.border_title = Text(panel_title(self.view, hot_seat=hot_seat))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        for z in self._zones:
+            if z.x0 <= offset.x < z.x1 and z.y0 <= offset.y < z.y1:
+                event.stop()
+                if z.kind == "cut":
+                    span = z.x1 - z.x0
+                    pos = 1 + round((offset.x - z.x0) * (z.index - 1) / max(1, span - 1))
+                    self.post_message(self.CutClicked(pos))
+                else:
+                    self.post_message(self.CardClicked(z.kind, z.index))
+                return

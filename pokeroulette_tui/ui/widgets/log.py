@@ -1,0 +1,52 @@
+"""The event log: each event's sentence as plain text (names come from other players)."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from rich.text import Text
+from textual.widgets import RichLog
+
+from pokeroulette_tui.engine.events import Event
+
+_KIND_STYLE = {
+    "hand_started": "bold reverse",
+    "pot_won": "bold",
+    "show": "bold",
+    "token_lost": "bold italic",
+    "out": "bold italic",
+    "game_over": "bold reverse",
+    "decider": "bold",
+    "matching_over": "italic",
+    "betting": "italic",
+}
+
+
+def event_line(event: Event, me: int | None = None) -> Text:
+    """An event as one line of plain text; never parsed as markup.
+
+    >>> event_line(Event("fold", "[bold]Bo[/] folds", seat=1)).plain
+    '[bold]Bo[/] folds'
+    """
+    text = Text(event.text, style=_KIND_STYLE.get(event.kind, ""))
+    if me is not None and event.seat == me and event.kind not in _KIND_STYLE:
+        text.stylize("bold")
+    return text
+
+
+class EventLog(RichLog):
+    """What happened, newest at the bottom."""
+
+    DEFAULT_CSS = """
+    EventLog { height: 1fr; }
+    """
+
+    def __init__(self, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(max_lines=2000, min_width=20, wrap=True, markup=False, highlight=False,
+                         name=name, id=id, classes=classes)
+        self.can_focus = False
+
+    def add_events(self, events: Iterable[Event], me: int | None = None) -> None:
+        for event in events:
+            self.write(event_line(event, me))

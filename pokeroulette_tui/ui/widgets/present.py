@@ -1,0 +1,254 @@
+"""Plain-text presentation of a SeatView: seat lines, best hands, pots, standings (no Textual).
+
+Everything here reads a :class:`SeatView` (never the game state) and returns Rich
+``Text``, so the table's widgets stay thin and these are testable on their own.
+Names come from other players: they are always appended as plain text, never markup.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from rich.text import Text
+
+from pokeroulette_tui.engine.cards import Card
+from pokeroulette_tui.engine.hands import HandValue, evaluate
+from pokeroulette_tui.engine.view import PlayerView, SeatView
+from pokeroulette_tui.ui.renderables import card_text, cards_text
+
+PHASE_WORDS = {
+    "waiting": "waiting for the deal",
+    "dealt": "cards dealt",
+    "matched": "matching",
+    "betting": "betting",
+    "stock_to_active": "stock to active",
+    "cut": "the cut",
+    "draw": "the draw",
+    "final": "final",
+    "hand_over": "hand over",
+    "game_over": "game over",
+}
+
+
+def tie_order(view: SeatView) -> str | None:
+    """The suit ranking that breaks ties at this table (None when suits never do)."""
+    if view.rules.variant == "roulette" or view.rules.suit_tiebreak:
+        return view.suit_order
+    return None
+
+
+def evaluate_cards(view: SeatView, cards: Sequence[Card]) -> HandValue | None:
+    """The best hand of ``cards`` under the table's rules (None for no cards)."""
+    if not cards:
+        return None
+    r = view.rules
+    if r.variant == "roulette":
+        return evaluate(list(cards), five_of_a_kind=r.five_of_a_kind, jokers=r.jokers_at_end,
+                        suit_order=view.suit_order)
+    return evaluate(list(cards), suit_order=tie_order(view))
+
+
+def positions_of(shown: Sequence[Card | None], made: Sequence[Card]) -> set[int]:
+    """Positions in ``shown`` of the cards that make a hand (duplicates matched one by one).
+
+    >>> from pokeroulette_tui.engine.cards import parse_cards
+    >>> sorted(positions_of(parse_cards("7s Kd 7h 2c"), parse_cards("7s 7h Kd 2c")[:2]))
+    [0, 2]
+    """
+    left = list(made)
+    out: set[int] = set()
+    for i, card in enumerate(shown):
+        if card is not None and card in left:
+            left.remove(card)
+            out.add(i)
+    return out
+
+
+def player_cards(view: SeatView, p: PlayerView) -> tuple[Card | None, ...]:
+    """The cards that make ``p``'s hand: the stock in roulette, the five cards in draw."""
+    return p.stock if view.rules.variant == "roulette" else p.hand
+
+
+def best_visible(view: SeatView, p: PlayerView) -> tuple[HandValue | None, set[int]]:
+    """The best hand of the cards of ``p`` this viewer can see, and their positions.
+
+    For another seat this names the hand of its public cards only.
+    """
+    shown = player_cards(view, p)
+    visible = [c for c in shown if c is not None]
+    value = evaluate_cards(view, visible)
+    if value is None or not value.cards:
+        return None, set()
+    return value, positions_of(shown, value.cards)
+
+
+def score_text(view: SeatView, p: PlayerView) -> str:
+    """Chips and/or forfeit tokens, e.g. ``97 chips`` or ``5 items``."""
+    r = view.rules
+    parts = []
+    if r.uses_chips:
+        parts.append(f"{p.chips} chips")
+    if r.scoring == "forfeit":
+        parts.append(f"{p.tokens} {r.token_name}")
+    return " · ".join(parts)
+
+
+def status_words(view: SeatView, p: PlayerView) -> list[str]:
+    """The seat's state in words (never colour only): folded, all in, out, left …"""
+    words: list[str] = []
+    if view.to_act == p.seat and not view.dealer_step and not view.game_over:
+        words.append("TO ACT")
+    if p.status == "left":
+        words.append("left")
+    elif p.status == "out":
+        words.append("out")
+    elif p.sit_out_hands:
+        words.append("sitting out")
+    elif p.folded:
+        words.append("folded")
+    elif p.all_in:
+        words.append("all in")
+    elif not p.in_hand and view.phase not in ("waiting", "game_over"):
+        words.append("not in this hand")
+    if p.last_life:
+        words.append("last life")
+    if view.decider and p.seat in view.decider:
+        words.append("deciding hand")
+    return words
+
+
+class _Lines:
+    """Builds lines of pieces; a piece that would pass ``width`` starts a new indented line."""
+
+    def __init__(self, width: int | None, indent: str = "      ") -> None:
+        self.width = width
+        self.indent = indent
+        self.lines: list[Text] = [Text()]
+
+    def newline(self, lead: str = "    ") -> None:
+        self.lines.append(Text(lead))
+
+    def add(self, piece: Text | str, sep: str = "  ", style: str = "") -> None:
+        piece = Text(piece, style=style) if isinstance(piece, str) else piece
+        line = self.lines[-1]
+        if (self.width and line.cell_len and line.plain.strip()
+                and line.cell_len + len(sep) + piece.cell_len > self.width):
+            self.lines.append(Text(self.indent))
+            line = self.lines[-1]
+        elif line.plain.strip():
+            line.append(sep)
+        line.append_text(piece)
+
+    def text(self) -> Text:
+        return Text("\n").join(self.lines)
+
+
+def seat_text(view: SeatView, seat: int, *, four_color: bool = False, width: int | None = None) -> Text:
+    """A seat in two or three lines: who, score and state; cards; the actives.
+
+    With ``width``, a piece that would not fit starts a new indented line.
+    """
+    p = view.players[seat]
+    r = view.rules
+    me = view.seat == seat
+    to_act = view.to_act == seat and not view.dealer_step and not view.game_over
+    out = _Lines(width)
+    who = Text("▶ " if to_act else "  ", style="bold")
+    who.append(p.name, style="bold underline" if me else "bold")
+    if me and p.name.strip().lower() != "you":
+        who.append(" (you)")
+    if p.is_bot:
+        who.append(" (bot)", style="italic")
+    out.add(who, sep="")
+    if view.button == seat and view.hand_no:
+        out.add("[button]" if r.variant == "roulette" else "[dealer]", sep=" ")
+    out.add(score_text(view, p))
+    if p.bet:
+        out.add(f"bet {p.bet}", style="bold")
+    words = status_words(view, p)
+    if words:
+        out.add(" · ".join(words), style="bold reverse" if to_act else "italic")
+    if p.folded or p.status in ("out", "left"):
+        return out.text()
+    cards = player_cards(view, p)
+    if cards:
+        value, marked = best_visible(view, p)
+        out.newline()
+        row = Text("stock " if r.variant == "roulette" else "hand ")
+        row.append_text(cards_text(cards, four_color=four_color,
+                                   highlight=marked if me or p.shown else ()))
+        out.add(row, sep="")
+        if value is not None:
+            hidden = any(c is None for c in cards)
+            out.add(value.describe() + (" (showing)" if hidden else ""), style="italic")
+        if r.variant == "draw" and p.drawn >= 0:
+            out.add("stood pat" if p.drawn == 0 else f"drew {p.drawn}", style="italic")
+    if r.variant == "roulette" and p.actives_up and (p.actives or p.added):
+        out.newline()
+        row = Text("turned")
+        for c in p.added:
+            row.append(" ✓")
+            row.append_text(card_text(c, four_color=four_color))
+        for c in p.actives:
+            row.append(" ✗")
+            row.append_text(card_text(c, four_color=four_color, dim=True))
+        out.add(row, sep="")
+        if p.reason:
+            out.add(p.reason, style="italic")
+    elif r.variant == "roulette" and p.actives:
+        out.newline()
+        row = Text("actives ")
+        row.append_text(cards_text(p.actives, four_color=four_color))
+        out.add(row, sep="")
+    return out.text()
+
+
+def pots_text(view: SeatView) -> Text:
+    """``Pot 24`` plus side pots with who may win them."""
+    out = Text()
+    if not view.pots:
+        total = sum(pl.bet for pl in view.players)
+        if view.rules.uses_chips:
+            out.append(f"Pot {total}", style="bold")
+        return out
+    for i, (amount, eligible) in enumerate(view.pots):
+        if i:
+            out.append("\n")
+        label = "Pot" if len(view.pots) == 1 else "Main pot" if i == 0 else "Side pot"
+        out.append(f"{label} {amount}", style="bold")
+        if len(view.pots) > 1:
+            out.append(" (")
+            for k, s in enumerate(eligible):
+                if k:
+                    out.append(", ")
+                out.append(view.players[s].name)
+            out.append(")")
+    return out
+
+
+def total_pot(view: SeatView) -> int:
+    return sum(a for a, _ in view.pots)
+
+
+def standings(view: SeatView) -> list[dict[str, Any]]:
+    """Seats best first, like ``engine.scoring.standings`` but from a view: by chips or
+    tokens, players still in before those out, leavers last."""
+    forfeit = view.rules.scoring == "forfeit"
+
+    def key(p: PlayerView) -> tuple[int, int, int]:
+        score = p.tokens if forfeit else p.chips + p.contributed
+        return (p.status != "left", p.status == "playing", score)
+
+    order = sorted(view.players, key=key, reverse=True)
+    return [{"seat": p.seat, "name": p.name, "chips": p.chips + p.contributed, "tokens": p.tokens,
+             "status": p.status} for p in order]
+
+
+def phase_text(view: SeatView) -> str:
+    """The phase in words, with the betting round when there is one."""
+    words = PHASE_WORDS.get(view.phase, view.phase)
+    if view.phase == "betting" and view.betting_round:
+        rnd = {"round": f"after round {view.round_no}", "final": "final round",
+               "pre_draw": "before the draw", "post_draw": "after the draw"}
+        words += " " + rnd.get(view.betting_round, view.betting_round)
+    return words

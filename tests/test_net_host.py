@@ -1,0 +1,441 @@
+"""The table host as plain logic: a fake clock, fake connections, every message encoded."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+from pokeroulette_tui.engine.rules import PRESETS, RuleSet
+from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net.commit import DeckVerifier
+from pokeroulette_tui.net.host import TableHost
+
+from net_helpers import Harness, make_host
+
+RULES = RuleSet(suit_order="SHDC")
+
+
+def lobby_of(h: Harness, names=("Ana", "Bo", "Cy"), **kw):
+    peers = [h.join(n, **kw) for n in names]
+    return peers
+
+
+def started(n: int = 3, rules: RuleSet = RULES, **kw) -> tuple[Harness, list]:
+    h = Harness(make_host(rules, **kw))
+    peers = lobby_of(h, [f"P{i}" for i in range(n)])
+    for p in peers:
+        h.send(p, {"type": "ready", "ready": True})
+    assert h.host.started
+    h.run()
+    return h, peers
+
+
+def to_act(h: Harness, peers) -> "object":
+    seat = h.host.table.waiting_for_human()
+    return next(p for p in peers if p.seat == seat)
+
+
+def act(h: Harness, peer, action: dict, *, version: int | None = None, ref: int | None = None):
+    peer_ids = getattr(peer, "_ids", 0) + 1
+    peer._ids = peer_ids
+    h.send(peer, {"type": "act", "id": ref if ref is not None else peer_ids,
+                  "version": h.host.version if version is None else version, "action": action})
+
+
+def passive(view: dict) -> dict:
+    if view["phase"] == "betting":
+        o = view["options"]
+        return {"type": "check"} if o["check"] else {"type": "call"} if o["call"] else {"type": "fold"}
+    if view["phase"] == "cut":
+        return {"type": "cut", "position": 20}
+    if view["phase"] == "draw":
+        return {"type": "discard", "indices": [0, 1]}
+    return {"type": "stock_to_active", "index": None}
+
+
+def play_hands(h: Harness, peers, hands: int, limit: int = 5000) -> None:
+    for _ in range(limit):
+        h.run()
+        s = h.host.table.state
+        if s.game_over or s.hand_no > hands:
+            return
+        seat = h.host.table.waiting_for_human()
+        if seat is None:
+            continue
+        p = next(q for q in peers if q.seat == seat)
+        act(h, p, passive(p.last("state")["view"]))
+    raise AssertionError("did not finish")
+
+
+# -- the handshake -------------------------------------------------------------------
+
+def test_hello_welcome_and_lobby():
+    h = Harness(make_host(RULES))
+    ana = h.join("Ana")
+    w = ana.last("welcome")
+    assert w["version"] == 1 and w["seat"] == 0 and w["token"] and not w["spectator"]
+    lobby = ana.last("lobby")
+    assert lobby["you"] == 0 and lobby["seats"][0]["name"] == "Ana"
+    assert lobby["rules"] == RULES.to_dict() and lobby["rules_text"]
+    assert "need at least 3" in lobby["start_problem"]
+
+
+@pytest.mark.parametrize("first, why", [
+    ({"type": "chat", "text": "hi"}, "first message must be"),
+    ({"type": "hello", "version": 99, "name": "Ana"}, "protocol version 1"),
+    ({"type": "hello", "version": 1, "name": "\x1b\u202e"}, "choose a name"),
+    ({"type": "hello", "version": 1, "name": "Ana", "spectate": 1}, "true or false"),
+])
+def test_bad_hello_gets_an_error_and_is_closed(first, why):
+    h = Harness(make_host(RULES))
+    p = h.connect()
+    h.send(p, first)
+    assert p.closed and why in p.errors()[0]
+    assert p.last("error")["fatal"] is True
+    assert not h.host.players
+
+
+def test_garbage_before_hello_is_an_error_and_a_close():
+    h = Harness(make_host(RULES))
+    p = h.connect()
+    h.send(p, b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\n")  # a TLS hello, say
+    assert p.closed and p.errors()
+
+
+def test_a_client_that_never_says_hello_is_closed_after_the_timeout():
+    h = Harness(make_host(RULES, hello_timeout=5))
+    p = h.connect()
+    h.poll(4.9)
+    assert not p.closed
+    h.poll(0.2)
+    assert p.closed and "no hello" in p.errors()[0]
+    assert h.host.next_wakeup is None or not h.host.conns
+
+
+def test_password_is_required_and_checked():
+    h = Harness(make_host(RULES, password="s3cret"))
+    p = h.join("Ana")
+    assert p.closed and p.errors() == ["wrong password"]
+    q = h.join("Ana", password="S3cret")
+    assert q.closed
+    r = h.join("Ana", password="s3cret")
+    assert not r.closed and r.seat == 0
+    assert not r.last("welcome").get("password") is False
+
+
+def test_names_are_unique_and_cleaned():
+    h = Harness(make_host(RULES))
+    a = h.join("  Ana\x1b[31m  ")
+    assert a.last("welcome")["name"] == "Ana[31m"
+    b = h.join("ana[31M")
+    assert b.closed and "taken" in b.errors()[0]
+    c = h.join("\u202eBo\u2066")
+    assert c.last("welcome")["name"] == "Bo"
+
+
+def test_the_table_fills_and_bots_make_room():
+    h = Harness(make_host(PRESETS["draw"], bots=7))
+    assert len(h.host.players) == 7
+    peers = [h.join(f"P{i}") for i in range(7)]
+    assert all(not p.closed for p in peers)
+    assert [p.bot for p in h.host.players].count(None) == 7
+    late = h.join("Late")
+    assert late.closed and "full" in late.errors()[0]
+
+
+# -- the lobby --------------------------------------------------------------------------
+
+def test_headless_starts_when_everyone_is_ready():
+    h = Harness(make_host(RULES, bots=1))
+    a, b = h.join("Ana"), h.join("Bo")
+    h.send(a, {"type": "ready", "ready": True})
+    assert not h.host.started
+    assert "waiting for Bo" in a.last("lobby")["start_problem"]
+    h.send(b, {"type": "ready", "ready": True})
+    assert h.host.started
+    assert a.last("lobby")["started"] and a.last("state")["view"]["seat"] == 0
+    assert [p.name for p in h.host.players] == ["Ana", "Bo", "Bot 1"]
+
+
+def test_only_the_host_starts_and_seats_bots():
+    h = Harness(make_host(RULES, admin="ADMIN", headless=False))
+    host = h.join("Host", admin="ADMIN")
+    bo = h.join("Bo")
+    assert host.last("welcome")["admin"] and not bo.last("welcome")["admin"]
+    h.send(bo, {"type": "start"})
+    h.send(bo, {"type": "bots", "count": 3})
+    assert bo.errors() == ["only the host starts the game", "only the host seats bots"]
+    h.send(host, {"type": "bots", "count": 2, "level": "nonsense"})
+    assert "unknown bot level" in host.errors()[-1]
+    h.send(host, {"type": "bots", "count": 2})
+    assert len(h.host.players) == 4
+    h.send(host, {"type": "start"})
+    assert "waiting for Bo" in host.errors()[-1] and not h.host.started
+    h.send(bo, {"type": "ready"})
+    assert not h.host.started  # not headless: the host decides
+    h.send(host, {"type": "start"})
+    assert h.host.started and host.last("lobby")["seats"][0]["host"]
+
+
+def test_leaving_the_lobby_frees_the_seat():
+    h = Harness(make_host(RULES))
+    a, b = h.join("Ana"), h.join("Bo")
+    h.send(a, {"type": "leave"})
+    assert a.closed and a.last("bye")
+    assert [p.name for p in h.host.players] == ["Bo"]
+    assert b.last("lobby")["seats"][0]["name"] == "Bo"
+    h.drop(b)
+    assert h.host.players == []
+
+
+# -- chat ---------------------------------------------------------------------------
+
+def test_chat_is_cleaned_broadcast_and_never_marked_up():
+    h = Harness(make_host(RULES))
+    a, b = h.join("Ana"), h.join("Bo")
+    h.send(a, {"type": "chat", "text": "hi \x1b]0;pwned\x07 [red]all[/]\u202e"})
+    line = b.last("chat")
+    assert line["text"] == "hi ]0;pwned [red]all[/]" and line["name"] == "Ana"
+    assert a.last("chat") == line
+
+
+def test_chat_floods_and_long_lines_are_refused():
+    h = Harness(make_host(RULES, chat_burst=5, chat_rate=1.0))
+    a, b = h.join("Ana"), h.join("Bo")
+    for i in range(20):
+        h.send(a, {"type": "chat", "text": f"spam {i}"})
+    assert len(b.of("chat")) == 5
+    assert a.errors().count("slow down: too many chat messages") == 15
+    h.now += 2.0
+    h.send(a, {"type": "chat", "text": "later"})
+    assert b.last("chat")["text"] == "later"
+    h.now += 10
+    h.send(a, {"type": "chat", "text": "x" * (P.MAX_CHAT + 1)})
+    assert "at most 300" in a.errors()[-1]
+    h.send(a, {"type": "chat", "text": "\u202e\x1b"})
+    assert a.errors()[-1] == "empty chat message"
+    h.send(a, {"type": "chat", "text": 5})
+    assert "must be text" in a.errors()[-1]
+    assert not a.closed
+
+
+# -- hostile actions --------------------------------------------------------------------
+
+def snapshot(h: Harness) -> str:
+    return json.dumps(h.host.table.state.to_dict(), sort_keys=True)
+
+
+def test_hostile_actions_change_nothing():
+    h, peers = started(3)
+    mover = to_act(h, peers)
+    other = next(p for p in peers if p is not mover)
+    before, version = snapshot(h), h.host.version
+    hostile = [
+        (other, {"type": "check"}, None),                              # out of turn
+        (other, {"type": "check", "seat": mover.seat}, None),          # for another seat
+        (mover, {"type": "bet", "amount": 10**40}, None),              # absurd amount
+        (mover, {"type": "bet", "amount": -5}, None),
+        (mover, {"type": "bet", "amount": "lots"}, None),
+        (mover, {"type": "bet", "amount": True}, None),
+        (mover, {"type": "start_hand"}, None),                         # the dealer's step
+        (mover, {"type": "advance"}, None),
+        (mover, {"type": "teleport"}, None),                           # unknown action
+        (mover, {"type": "discard", "indices": [0] * 50}, None),
+        (mover, {"type": "check"}, version + 5),                       # a future version
+        (mover, "not an object", None),
+    ]
+    for peer, action, ver in hostile:
+        n = len(peer.errors())
+        act(h, peer, action, version=ver)
+        assert len(peer.errors()) == n + 1, action
+        assert snapshot(h) == before and h.host.version == version
+    for bad in ({"type": "act"}, {"type": "act", "id": -1, "version": 0, "action": {}},
+                {"type": "act", "id": 10**20, "version": 0, "action": {}},
+                {"type": "frobnicate"}, {"type": "act", "id": 999, "version": "x", "action": {}}):
+        h.send(mover, bad)
+    h.send(mover, b'{"type": "act", "id": 1000, "version": 0, "action": {"type": "check", ')
+    h.send(mover, b"\xff\xfe\x00garbage\n")
+    assert snapshot(h) == before and not any(p.closed for p in peers)
+
+
+def test_replayed_and_stale_actions_are_ignored():
+    h, peers = started(3, rules=RULES.replace(betting="final_only"))
+    play_hands(h, peers, 0)
+    # play until a betting turn
+    for _ in range(200):
+        s = h.host.table.state
+        if s.phase == "betting":
+            break
+        h.run()
+    mover = to_act(h, peers)
+    act(h, mover, {"type": "check"}, ref=50)
+    assert mover.last("ack")["id"] == 50
+    after = snapshot(h)
+    h.send(mover, {"type": "act", "id": 50, "version": h.host.version - 1,
+                   "action": {"type": "check"}})
+    assert "replayed" in mover.errors()[-1]
+    # the same intent again with a fresh id but the old version: stale, nothing happens
+    h.send(mover, {"type": "act", "id": 51, "version": h.host.version - 1,
+                   "action": {"type": "check"}})
+    assert snapshot(h) == after
+    assert mover.errors()[-1].startswith(("stale", "it is not your turn"))
+
+
+def test_spectators_see_only_public_cards_and_cannot_act():
+    h, peers = started(3)
+    spy = h.join("Spy", spectate=True)
+    assert spy.last("welcome")["spectator"] and spy.seat is None
+    view = spy.last("state")["view"]
+    assert view["seat"] is None
+    for p in view["players"]:
+        assert p["stock"][0] is None  # the private stock card
+    act(h, spy, {"type": "check"})
+    assert "spectators cannot act" in spy.errors()[-1]
+
+
+# -- a whole game, and what each seat is sent ----------------------------------------
+
+def private_cards(h: Harness, hand_no: int) -> dict[int, set[str]]:
+    """Ground truth from the unredacted history: each seat's private cards in a hand."""
+    out: dict[int, set[str]] = {}
+    public: set[str] = set()
+    for hand in h.host.table.history:
+        for e in hand:
+            if e.hand_no != hand_no:
+                continue
+            if e.private:
+                out.setdefault(e.seat, set()).update(c.text for c in e.cards)
+            else:
+                public.update(c.text for c in e.cards if c is not None)
+    return {s: cards - public for s, cards in out.items()}
+
+
+@pytest.mark.parametrize("preset", ["classic", "draw"])
+def test_full_game_over_the_host_logic_verifies_every_card(preset):
+    rules = PRESETS[preset].replace(suit_order="SHDC")
+    h, peers = started(4, rules=rules)
+    play_hands(h, peers, 4)
+    for p in peers:
+        ver = DeckVerifier()
+        opened = 0
+        for m in p.inbox:
+            if m["type"] == "commit":
+                assert ver.on_commit(m) == []
+            elif m["type"] == "state":
+                assert ver.on_reveals(m["reveals"]) == [], m["reveals"]
+                opened += len(m["reveals"])
+        assert not ver.problems and opened > 20
+
+
+def test_rejoin_with_the_token_restores_seat_and_view():
+    h, peers = started(3)
+    play_hands(h, peers, 1)
+    bo = peers[1]
+    mine = bo.last("state")["view"]["players"][1]
+    h.drop(bo)
+    assert "lost the connection" in peers[0].last("notice")["text"]
+    assert h.host.players[1].cid is None
+    thief = h.join("P1")
+    assert thief.closed and "resume token" in thief.errors()[0]
+    thief2 = h.join("P1", token="forged-token")
+    assert thief2.closed
+    back = h.join("P1", token=bo.token)
+    assert back.seat == 1 and back.last("welcome")["token"] is None
+    view = back.last("state")["view"]
+    assert view["seat"] == 1 and view["players"][1]["stock"] == mine["stock"]
+    assert back.of("history") and back.of("commit")
+    ver = DeckVerifier()
+    ver.on_commit(back.last("commit"))
+    assert ver.on_reveals(back.last("state")["reveals"]) == []
+    from pokeroulette_tui.engine.view import SeatView
+    from pokeroulette_tui.net.commit import shown_cards
+    assert ver.unverified(shown_cards(SeatView.from_dict(view))) == []
+
+
+def test_a_second_connection_replaces_the_first():
+    h, peers = started(3)
+    again = h.join("P0", token=peers[0].token)
+    assert peers[0].closed and "replaced" in peers[0].errors()[-1]
+    assert not again.closed and h.host.players[0].cid == again.cid
+
+
+# -- the turn timer ---------------------------------------------------------------------
+
+def test_the_timer_checks_then_folds_then_sits_the_player_out():
+    rules = RULES.replace(betting="each_round")
+    h, peers = started(3, rules=rules, turn_timeout=30)
+    slow = to_act(h, peers)
+    state = slow.last("state")
+    assert state["deadline_in"] == 30
+    h.poll(29.9)
+    assert h.host.table.waiting_for_human() == slow.seat
+    h.poll(0.2)
+    notes = [m["text"] for m in peers[0].of("notice")]
+    assert any("Time ran out for" in n and "(1 of 3" in n for n in notes)
+    # keep timing out: after three the seat is away and played at once
+    for _ in range(400):
+        if h.host.away(slow.seat):
+            break
+        seat = h.host.table.waiting_for_human()
+        if seat == slow.seat:
+            h.poll(30.1)
+        elif seat is not None:
+            p = next(q for q in peers if q.seat == seat)
+            act(h, p, passive(p.last("state")["view"]))
+        else:
+            h.run()
+    assert h.host.away(slow.seat)
+    assert any("is away" in m["text"] for m in peers[0].of("notice"))
+    assert slow.last("lobby")["seats"][slow.seat]["away"]
+    # away: its turns take no time at all
+    for _ in range(200):
+        seat = h.host.table.waiting_for_human()
+        if seat == slow.seat:
+            h.poll(0)
+            assert h.host.table.waiting_for_human() != slow.seat
+            break
+        if seat is not None:
+            p = next(q for q in peers if q.seat == seat)
+            act(h, p, passive(p.last("state")["view"]))
+        else:
+            h.run()
+    h.send(slow, {"type": "back"})
+    assert not h.host.away(slow.seat)
+    assert any("is back" in m["text"] for m in peers[0].of("notice"))
+
+
+def test_timeout_action_choices():
+    from pokeroulette_tui.engine.actions import Check, Cut, Discard, Fold, MoveStockToActive
+    from pokeroulette_tui.net.host import timeout_action
+    h, peers = started(3, rules=PRESETS["draw"].replace(betting="each_round"))
+    t = h.host.table
+    assert t.state.phase == "cut"
+    a = timeout_action(t, t.state.to_act)
+    assert isinstance(a, Cut) and a.position == len(t.state.deck) // 2
+    h2, _ = started(3, rules=RULES.replace(stock_to_active=True))
+    assert isinstance(timeout_action(h2.host.table, h2.host.table.state.to_act), (Check, Fold))
+    del Discard, MoveStockToActive
+
+
+# -- saves ---------------------------------------------------------------------------------
+
+def test_saves_are_owner_only_and_resume_the_same_hand(tmp_path):
+    path = tmp_path / "table.json"
+    h, peers = started(3, save_path=path)
+    play_hands(h, peers, 1)
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    assert mode == 0o600
+    state = h.host.table.state
+    want = json.dumps(state.to_dict(), sort_keys=True)
+    tokens = [p.token for p in peers]
+    h2 = Harness(TableHost.resume(path, h.host.config))
+    assert json.dumps(h2.host.table.state.to_dict(), sort_keys=True) == want
+    back = h2.join("P2", token=tokens[2])
+    assert back.seat == 2 and not back.closed
+    ver = DeckVerifier()
+    ver.on_commit(back.last("commit"))
+    assert ver.commitments == h.host.committer.commitments
+    assert ver.on_reveals(back.last("state")["reveals"]) == []

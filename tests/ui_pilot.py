@@ -1,0 +1,96 @@
+"""Helpers for the table UI's pilot tests (imported by tests/test_ui_*.py)."""
+
+from __future__ import annotations
+
+import io
+from typing import Sequence
+
+from rich.console import Console
+from textual.app import App
+
+from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.session import LocalSession
+from pokeroulette_tui.table import SeatConfig, Table
+from pokeroulette_tui.ui.app import PokerApp, make_app
+from pokeroulette_tui.ui.config import AppConfig
+
+SIZE = (80, 24)
+
+
+def local_session(rules: RuleSet, seats: Sequence[tuple[str, str | None]], seed: int) -> LocalSession:
+    """A LocalSession with no pauses: ``seats`` are (name, bot level or None for a human)."""
+    table = Table.create(rules, [SeatConfig(name, bot) for name, bot in seats], seed=seed)
+    return LocalSession(table, delay=0)
+
+
+def app_for(session: LocalSession, **config) -> PokerApp:
+    return make_app(AppConfig(delay=0, **config), session)
+
+
+def screen_text(app: App) -> str:
+    """Every character on the terminal now, the screens below a modal included."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system=None, record=True, legacy_windows=False)
+    console.print(app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens))
+    return console.export_text()
+
+
+def settled(session: LocalSession) -> bool:
+    """Nothing left to do without a human: the queue is drained and a human is to act
+    (or the game is over)."""
+    table = session.table
+    return session._queue.empty() and (
+        table.state.game_over or table.waiting_for_human() is not None)
+
+
+async def settle(pilot, session: LocalSession, limit: int = 500) -> None:
+    """Let the dealer and the bots play until a human must decide, and the UI has caught up."""
+    import asyncio
+    for _ in range(limit):
+        for _ in range(50):
+            if settled(session):
+                break
+            await asyncio.sleep(0)
+        await step(pilot)
+        if settled(session):
+            await step(pilot)
+            await step(pilot)
+            return
+    raise AssertionError("the table never settled")
+
+
+def table_screen(app: App):
+    from pokeroulette_tui.ui.screens.table import TableScreen
+    for screen in app.screen_stack:
+        if isinstance(screen, TableScreen):
+            return screen
+    raise AssertionError("no table screen")
+
+
+async def step(pilot) -> None:
+    """A short pause: every widget has handled its messages and the screen is up to date
+    (no idle-time heuristics, so it is quick and does not depend on machine speed)."""
+    import asyncio
+    await pilot._wait_for_screen()
+    await asyncio.sleep(0)
+    await pilot._wait_for_screen()
+    pilot.app.screen._on_timer_update()
+
+
+async def press(pilot, *keys: str) -> None:
+    """Press keys, each followed by :func:`step`."""
+    from textual import events
+    from textual.keys import _character_to_key
+    app = pilot.app
+    for key in keys:
+        if len(key) == 1 and not key.isalnum():
+            key = _character_to_key(key)
+        char = {"enter": "\r", "escape": "\x1b", "space": " ", "question_mark": "?"}.get(
+            key, key if len(key) == 1 else None)
+        event = events.Key(key, char)
+        event.set_sender(app)
+        app._driver.send_message(event)
+        await step(pilot)
+        await step(pilot)
