@@ -5,6 +5,7 @@ Shared by the local session and the network server, so both play by one driver.
 
 from __future__ import annotations
 
+import logging
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,8 @@ from pokeroulette_tui.engine.game import apply, check, dealer_to_act, legal_acti
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.state import LEFT, GameState
 from pokeroulette_tui.engine.view import SeatView, view_for
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -39,6 +42,7 @@ class Table:
     history: list[list[Event]] = field(default_factory=list)  # events by hand, unredacted
     save_path: Path | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
+    save_error: str = ""  # the last autosave failure, for the UI to show ("" = saving fine)
 
     @classmethod
     def create(cls, rules: RuleSet, seats: Sequence[SeatConfig], *, seed: int | None = None,
@@ -59,6 +63,14 @@ class Table:
         table = cls(state=saved.state, seats=seats, seed=saved.seed, actions=saved.actions,
                     history=history, save_path=path)
         table._make_bots()
+        for key, rng_state in saved.meta.get("bot_rng", {}).items():
+            bot = table.bots.get(int(key))
+            rng = getattr(bot, "rng", None)
+            if isinstance(rng, random.Random) and isinstance(rng_state, list) and len(rng_state) == 3:
+                try:
+                    rng.setstate((rng_state[0], tuple(rng_state[1]), rng_state[2]))
+                except (TypeError, ValueError):
+                    pass  # an odd generator state only changes the bots' luck
         return table
 
     def _make_bots(self) -> None:
@@ -122,10 +134,26 @@ class Table:
             return []
 
     def autosave(self) -> None:
-        if self.save_path is not None:
+        """Save after every action; a failure (disk full, folder gone) never stops the game:
+        it is logged and kept in ``save_error`` for the screen to show."""
+        if self.save_path is None:
+            return
+        try:
             saving.save(self.save_path, self.state, self.actions, seed=self.seed,
                         names=[s.name for s in self.seats], meta=self.meta())
+        except OSError as exc:
+            self.save_error = f"autosave to {self.save_path} failed: {exc.strerror or exc}"
+            log.error("%s", self.save_error)
+        else:
+            self.save_error = ""
 
     def meta(self) -> dict[str, Any]:
+        bot_rng = {}
+        for seat, bot in self.bots.items():
+            rng = getattr(bot, "rng", None)
+            if isinstance(rng, random.Random) and not isinstance(rng, random.SystemRandom):
+                version, internal, gauss = rng.getstate()
+                bot_rng[str(seat)] = [version, list(internal), gauss]
         return {"seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
-                "history": [[e.to_dict() for e in hand] for hand in self.history[-50:]]}
+                "history": [[e.to_dict() for e in hand] for hand in self.history[-50:]],
+                "bot_rng": bot_rng}

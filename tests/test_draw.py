@@ -76,7 +76,7 @@ def test_rule_3_cut_changes_the_deal_exactly(position):
 def test_rule_3_different_cuts_deal_different_hands():
     hands = []
     for position in (10, 11):
-        g = draw_game(3, )
+        g = draw_game(3)
         rig(g, None, seed=99)
         dealer(g)
         play(g, Cut(seat=2, position=position))

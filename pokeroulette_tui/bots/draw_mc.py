@@ -106,9 +106,10 @@ class _Pile:
 
 # How likely a player holding a hand of each tier (rows: nothing, a pair, two pair or
 # trips, a straight or better) is to have put in no chips, about a bet, or more (columns).
-_LIKELY = ((1.0, 0.15, 0.05),
-           (1.0, 0.7, 0.3),
-           (0.7, 1.0, 1.0),
+# Callers and bettors look alike in a view, so a pair keeps some weight against chips.
+_LIKELY = ((1.0, 0.1, 0.03),
+           (1.0, 0.5, 0.2),
+           (0.7, 1.0, 0.8),
            (0.5, 1.0, 1.0))
 
 

@@ -31,7 +31,7 @@ class StrongBot:
     level = "strong"
     needs_view = True
     samples = 240
-    value_edge = (0.25, 0.25)  # bet for value from this edge: earlier rounds, last round
+    value_edge = (0.25, 0.4)  # bet for value from this edge: earlier rounds, the last round
     bluff_rate = 0.2
 
     def __init__(self, rng: random.Random | None = None, *, samples: int | None = None) -> None:
