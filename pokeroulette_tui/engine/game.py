@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 from collections import Counter
@@ -297,23 +298,35 @@ def _leave(state: GameState, seat: int) -> list[Event]:
 
 # -- invariants ----------------------------------------------------------------
 
-def card_zones(state: GameState) -> Counter:
-    """Every card the hand holds, wherever it is."""
-    cards = list(state.deck) + list(state.discards)
+def _all_cards(state: GameState) -> list:
+    cards = state.deck + state.discards
     if state.match is not None:
         cards.append(state.match)
     for s in state.seats:
-        cards += s.stock + s.actives + s.hand
-    return Counter(cards)
+        cards += s.stock
+        cards += s.actives
+        cards += s.hand
+    return cards
+
+
+@functools.lru_cache(maxsize=32)
+def _sorted_shoe(decks: int, jokers: bool) -> list:
+    return sorted(make_shoe(decks, jokers=jokers))
+
+
+def card_zones(state: GameState) -> Counter:
+    """Every card the hand holds, wherever it is, as a multiset."""
+    return Counter(_all_cards(state))
 
 
 def check_invariants(state: GameState) -> list[str]:
     """Breaches of the engine's invariants (empty when all is well)."""
     bad: list[str] = []
     if state.decks:
-        want = Counter(make_shoe(state.decks, jokers=state.rules.variant == "roulette"))
-        have = card_zones(state)
-        if have != want:
+        jokers = state.rules.variant == "roulette"
+        if sorted(_all_cards(state)) != _sorted_shoe(state.decks, jokers):
+            have = card_zones(state)
+            want = Counter(make_shoe(state.decks, jokers=jokers))
             extra = have - want
             missing = want - have
             bad.append(f"cards not conserved: extra {dict(extra)} missing {dict(missing)}")
