@@ -105,10 +105,28 @@ class LocalSession(Session):
             if update.closed:
                 return
 
+    async def _next_auto(self) -> Action | None:
+        """The dealer's step, or a bot's choice worked out in a thread (the screen stays live)."""
+        table = self.table
+        if table.state.game_over:
+            return None
+        turn = table.bot_turn()
+        if turn is None:
+            return table.auto_action()
+        bot, view, legal = turn
+        stamp = len(table.actions)
+        if getattr(bot, "level", "") == "random":
+            action = bot.choose(view, legal)
+        else:
+            action = await asyncio.to_thread(bot.choose, view, legal)
+        if len(table.actions) != stamp:  # someone left meanwhile: think again
+            return await self._next_auto()
+        return action
+
     async def _run(self) -> None:
         table = self.table
         while not self._closed:
-            action = table.auto_action() if not table.state.game_over else None
+            action = await self._next_auto()
             if action is None:
                 if table.state.game_over:
                     self._queue.put_nowait(Update(note="game over"))

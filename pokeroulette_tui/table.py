@@ -97,13 +97,15 @@ class Table:
             return None
         return s.to_act if s.to_act not in self.bots else None
 
-    def auto_action(self) -> Action | None:
-        """The dealer's next step or the bot to act's choice (None if a human must act)."""
+    def bot_turn(self) -> tuple[Bot, SeatView | None, list[Action]] | None:
+        """The bot to act with what it may see (its view and legal actions), if a bot is to act.
+
+        The view is taken now, so ``bot.choose`` may run in a worker thread while the table
+        goes on; compare ``len(actions)`` before applying its choice.
+        """
         s = self.state
-        if s.game_over:
+        if s.game_over or dealer_to_act(s):
             return None
-        if dealer_to_act(s):
-            return legal_actions(s, None)[0]
         seat = s.to_act
         if seat is None or seat not in self.bots or s.seats[seat].status == LEFT:
             return None
@@ -111,7 +113,20 @@ class Table:
         legal = legal_actions(s, seat)
         if not legal:
             return None
-        return bot.choose(view_for(s, seat) if bot.needs_view else None, legal)
+        return bot, (view_for(s, seat) if bot.needs_view else None), legal
+
+    def auto_action(self) -> Action | None:
+        """The dealer's next step or the bot to act's choice (None if a human must act)."""
+        s = self.state
+        if s.game_over:
+            return None
+        if dealer_to_act(s):
+            return legal_actions(s, None)[0]
+        turn = self.bot_turn()
+        if turn is None:
+            return None
+        bot, view, legal = turn
+        return bot.choose(view, legal)
 
     # -- changes ----------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:

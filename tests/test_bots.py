@@ -354,7 +354,8 @@ def test_strong_decides_from_the_view_alone(preset):
 
 # -- strong beats rule-of-thumb ---------------------------------------------------------------
 
-def _head_to_head(rules: RuleSet, players: int, seeds: range, hands: int) -> tuple[list[float], int]:
+def _head_to_head(rules: RuleSet, players: int, seeds: range,
+                  hands: int) -> tuple[list[float], int]:
     """Strong and simple in alternating seats (S s S, then s S s): per game, the mean
     final chips of a strong seat minus those of a simple seat; and games strong led."""
     diffs, led = [], 0

@@ -96,7 +96,8 @@ def unknown_cards(view: SeatView, extra_known: Sequence[Card] = ()) -> list[Card
 
 # -- hand values -----------------------------------------------------------------
 
-def roulette_value(cards: Sequence[Card], rules: RuleSet, suit_order: str | None = None) -> HandValue:
+def roulette_value(cards: Sequence[Card], rules: RuleSet,
+                   suit_order: str | None = None) -> HandValue:
     """A stock's best hand under the table's joker and five-of-a-kind options."""
     return evaluate(cards, five_of_a_kind=rules.five_of_a_kind, jokers=rules.jokers_at_end,
                     suit_order=suit_order)

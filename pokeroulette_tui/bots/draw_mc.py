@@ -128,7 +128,8 @@ def tier(cards: Sequence[Card]) -> int:
         return 3
     if len(cards) == 5 and shape[0] == 1:
         ranks = set(counts)
-        if len({c.suit for c in cards}) == 1 or max(ranks) - min(ranks) == 4 or ranks == {14, 2, 3, 4, 5}:
+        flush = len({c.suit for c in cards}) == 1
+        if flush or max(ranks) - min(ranks) == 4 or ranks == {14, 2, 3, 4, 5}:
             return 3
     if shape[0] == 3 or shape[1] == 2:
         return 2

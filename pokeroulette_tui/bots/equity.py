@@ -83,7 +83,10 @@ def small_strength(codes: list[int]) -> int:
     return v
 
 
-def ranker(rules: RuleSet, suit_order: str | None) -> Callable[[list[list[Card]], int], tuple[float, float]]:
+Ranker = Callable[[list[list], int], tuple[float, float]]
+
+
+def ranker(rules: RuleSet, suit_order: str | None) -> Ranker:
     """A function: (final hands, index of the viewer) -> (pot share, weakest share).
 
     In Poker Roulette the hands are lists of card codes (:attr:`Card.index`), in draw

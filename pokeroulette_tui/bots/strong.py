@@ -85,7 +85,7 @@ class StrongBot:
             # forfeit scoring: a fold loses a token for sure, so never fold
             return call_or_check(view, legal)
         me = view.me
-        live = 1 + sum(1 for p in view.players if p.in_hand and not p.folded and p.seat != view.seat)
+        live = sum(1 for p in view.players if p.in_hand and not p.folded)
         fair = 1.0 / live
         edge = (eq.win - fair) / (1.0 - fair)  # 0 at a fair share, 1 at a sure win
         pot = pot_for(view)
