@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from pokeroulette_tui.engine.cards import SUITS
@@ -237,7 +237,9 @@ def describe_rules(r: RuleSet) -> list[str]:
     else:
         lines.append(f"Game: five-card draw (Mörkpoker), {r.min_players}-7 players, one 52-card deck, "
                      "no jokers.")
-    if r.suit_order == "drawn":
+    if r.variant == "draw" and not r.suit_tiebreak:
+        lines.append("Suit ranking: none; equal hands split the pot (suits do not break ties).")
+    elif r.suit_order == "drawn":
         lines.append("Suit ranking: drawn before the first hand (first suit turned up ranks highest).")
     else:
         lines.append("Suit ranking: agreed, " + " > ".join(r.suit_order) + ".")
