@@ -1,7 +1,7 @@
 """Server load: 10 tables × 5 bot clients over loopback.
 
 Run ``python benchmarks/bench_server.py`` (options: ``--tables``, ``--clients``, ``--seconds``,
-``--no-save``). The servers run in one child process (one event loop, like one ``pokeroulette
+``--no-save``, ``--think`` seconds before each bot action, ``--procs`` server processes). The servers run in one child process (one event loop, like one ``pokeroulette
 host`` per table sharing a machine); the bot clients run in this process as light line clients
 (JSON only), so the numbers are the server's. It reports:
 
@@ -38,12 +38,12 @@ RULES = RuleSet(suit_order="SHDC", starting_chips=1_000_000)
 
 # -- the server process -------------------------------------------------------------------
 
-async def serve(tables: int, folder: str | None) -> None:
+async def serve(tables: int, folder: str | None, first: int = 0) -> None:
     from pokeroulette_tui.net.host import HostConfig, TableHost
     from pokeroulette_tui.net.server import Server
 
     servers = []
-    for t in range(tables):
+    for t in range(first, first + tables):
         save = Path(folder) / f"table-{t}.json" if folder else None
         host = TableHost(HostConfig(rules=RULES, seed=1000 + t, save_path=save, turn_timeout=60,
                                     delay=0.0, hand_pause=0.0))
@@ -62,8 +62,9 @@ async def serve(tables: int, folder: str | None) -> None:
 class BotClient:
     """A bot at a remote table: random but mostly passive choices; times each action."""
 
-    def __init__(self, name: str, seed: int) -> None:
+    def __init__(self, name: str, seed: int, think: float = 0.0) -> None:
         self.name = name
+        self.think = think
         self.rng = random.Random(seed)
         self.seat: int | None = None
         self.version = 0
@@ -101,6 +102,8 @@ class BotClient:
                     return
                 if view["to_act"] == self.seat and not view["dealer_step"] and self.sent_at is None:
                     action = self.choose(view)
+                    if action is not None and self.think:
+                        await asyncio.sleep(self.think)  # a bot that takes a moment to decide
                     if action is not None:
                         self.ids += 1
                         self.sent_version = self.version
@@ -182,6 +185,12 @@ def rss(pid: int) -> tuple[float, float]:
     return mib("VmRSS"), mib("VmHWM")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def pct(values: list[float], q: float) -> float:
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
@@ -189,35 +198,44 @@ def pct(values: list[float], q: float) -> float:
 
 async def drive(args: argparse.Namespace) -> int:
     folder = None if args.no_save else tempfile.mkdtemp(prefix="bench-tables-")
-    cmd = [sys.executable, __file__, "--serve", "--tables", str(args.tables)]
-    if folder:
-        cmd += ["--dir", folder]
-    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    ports = []
-    while True:
-        line = proc.stdout.readline().strip()
-        if line == "ready":
-            break
-        ports.append(int(line))
-    _, hwm_idle = rss(proc.pid)
+    procs, ports = [], []
+    for k in range(args.procs):  # tables split over server processes (one event loop each)
+        share = args.tables // args.procs + (1 if k < args.tables % args.procs else 0)
+        cmd = [sys.executable, __file__, "--serve", "--tables", str(share), "--first", str(len(ports))]
+        if folder:
+            cmd += ["--dir", folder]
+        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        while True:
+            line = proc.stdout.readline().strip()
+            if line == "ready":
+                break
+            ports.append(int(line))
+        procs.append(proc)
+    hwm_idle = sum(rss(p.pid)[1] for p in procs)
     pings = await ping_rtt(ports[0])
     start, stop = asyncio.Event(), asyncio.Event()
-    bots = [BotClient(f"Bot{t}-{c}", seed=t * 100 + c) for t in range(args.tables)
-            for c in range(args.clients)]
+    bots = [BotClient(f"Bot{t}-{c}", seed=t * 100 + c, think=args.think)
+            for t in range(args.tables) for c in range(args.clients)]
     tasks = [asyncio.create_task(b.run(ports[i // args.clients], start, stop))
              for i, b in enumerate(bots)]
     await asyncio.sleep(0.3)
     t0 = time.perf_counter()
+    cpu0, load0, mine0 = (sum(cpu_seconds(p.pid) for p in procs), os.getloadavg()[0],
+                          time.process_time())
     start.set()
     await asyncio.sleep(args.seconds)
     stop.set()
     elapsed = time.perf_counter() - t0
-    now_rss, peak_rss = rss(proc.pid)
+    server_cpu = (sum(cpu_seconds(p.pid) for p in procs) - cpu0) / elapsed
+    client_cpu = (time.process_time() - mine0) / elapsed
+    now_rss = sum(rss(p.pid)[0] for p in procs)
+    peak_rss = sum(rss(p.pid)[1] for p in procs)
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    proc.stdin.close()
-    proc.wait(15)
+    for p in procs:
+        p.stdin.close()
+        p.wait(15)
     applied = 0
     if folder:
         for f in Path(folder).glob("table-*.json"):
@@ -227,14 +245,20 @@ async def drive(args: argparse.Namespace) -> int:
     ref = engine_alone(3.0)
 
     print(f"tables {args.tables} × {args.clients} bot clients over loopback, {elapsed:.1f} s, "
-          f"saving after every action: {'yes' if folder else 'no'}  (cpus: {os.cpu_count()})")
+          f"{args.procs} server process{'es' if args.procs > 1 else ''}, "
+          f"saving after every action: {'yes' if folder else 'no'}, bots think "
+          f"{args.think * 1000:.0f} ms  (cpus: {os.cpu_count()})")
     print(f"  client actions:        {client_actions} ({client_actions / elapsed:,.0f}/s)")
     if applied:
         print(f"  all actions applied:   {applied} ({applied / elapsed:,.0f}/s, dealer steps included)")
     print(f"  action→update latency: p50 {pct(lat, .5):.2f} ms · p99 {pct(lat, .99):.2f} ms · "
           f"max {max(lat) * 1000:.1f} ms  ({len(lat)} samples)")
     print(f"  server RSS:            {now_rss:.1f} MiB now, {peak_rss:.1f} MiB peak "
-          f"({hwm_idle:.1f} MiB before play)")
+          f"({hwm_idle:.1f} MiB before play{', summed' if args.procs > 1 else ''})")
+    print(f"  server CPU:            {server_cpu:.0%} of one core "
+          f"({server_cpu * 1000 / max(1, applied or client_actions) * elapsed:.2f} ms per action); "
+          f"machine load average at start {load0:.1f}")
+    print(f"  bot clients' CPU:      {client_cpu:.0%} of one core (all {len(bots)} in this process)")
     print("references measured in this run:")
     per_table = (applied or client_actions) / elapsed / args.tables
     print(f"  engine alone (Table.apply, no network, no save): {ref:,.0f} actions/s → "
@@ -254,16 +278,21 @@ def main() -> int:
     ap.add_argument("--clients", type=int, default=5)
     ap.add_argument("--seconds", type=float, default=15.0)
     ap.add_argument("--no-save", action="store_true", help="do not save after every action")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="seconds a bot client waits before acting (default 0: as fast as it can)")
+    ap.add_argument("--procs", type=int, default=1,
+                    help="server processes to split the tables over (default 1: one event loop)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--dir", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
         if os.environ.get("BENCH_PROFILE"):  # write a cProfile of the server to this file
             import cProfile
-            cProfile.runctx("asyncio.run(serve(args.tables, args.dir))", globals(), locals(),
-                            os.environ["BENCH_PROFILE"])
+            cProfile.runctx("asyncio.run(serve(args.tables, args.dir, args.first))", globals(),
+                            locals(), os.environ["BENCH_PROFILE"])
         else:
-            asyncio.run(serve(args.tables, args.dir))
+            asyncio.run(serve(args.tables, args.dir, args.first))
         return 0
     return asyncio.run(drive(args))
 

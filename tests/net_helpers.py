@@ -100,6 +100,12 @@ class Harness:
     def poll(self, advance: float = 0.0) -> None:
         self.now += advance
         self.deliver(self.host.poll(self.now))
+        for _ in range(1000):  # bots think right here (the server uses a worker thread)
+            job = self.host.take_bot_job()
+            if job is None:
+                break
+            self.deliver(self.host.bot_chose(job, job.bot.choose(job.view, job.legal), self.now))
+            self.deliver(self.host.poll(self.now))
 
     def run(self, limit: int = 100) -> None:
         """Poll until nothing more is due (bots and the dealer have moved)."""

@@ -25,7 +25,8 @@ def lobby_of(h: Harness, names=("Ana", "Bo", "Cy"), **kw):
 
 def started(n: int = 3, rules: RuleSet = RULES, **kw) -> tuple[Harness, list]:
     h = Harness(make_host(rules, **kw))
-    peers = lobby_of(h, [f"P{i}" for i in range(n)])
+    hello = {"password": kw["password"]} if kw.get("password") else {}
+    peers = lobby_of(h, [f"P{i}" for i in range(n)], **hello)
     for p in peers:
         h.send(p, {"type": "ready", "ready": True})
     assert h.host.started
@@ -439,3 +440,52 @@ def test_saves_are_owner_only_and_resume_the_same_hand(tmp_path):
     ver.on_commit(back.last("commit"))
     assert ver.commitments == h.host.committer.commitments
     assert ver.on_reveals(back.last("state")["reveals"]) == []
+
+
+def test_the_incremental_save_text_is_a_normal_save(tmp_path):
+    from pokeroulette_tui.engine import save as saving
+    h, peers = started(3, save_path=tmp_path / "t.json")
+    play_hands(h, peers, 3)
+    table = h.host.table
+    text = table.save_text()
+    loaded = saving.loads(text)
+    assert json.dumps(loaded.state.to_dict(), sort_keys=True) == \
+        json.dumps(table.state.to_dict(), sort_keys=True)
+    assert [a.to_dict() for a in loaded.actions] == [a.to_dict() for a in table.actions]
+    ref = json.loads(saving.dumps(table.state, table.actions, seed=table.seed,
+                                  names=[s.name for s in table.seats], meta=table.meta()))
+    mine = json.loads(text)
+    ref["meta"]["history"] = ref["meta"]["history"][-len(mine["meta"]["history"]):]
+    assert mine == ref
+    assert table.save_text() == text  # the cached parts do not drift
+
+
+def test_wire_views_and_saved_states_equal_the_engines_own_to_dict():
+    from pokeroulette_tui.engine.view import view_for
+    for preset in ("classic", "swedish", "draw"):
+        h, peers = started(4, rules=PRESETS[preset].replace(suit_order="SHDC", betting="each_round"
+                                                            if preset != "draw" else "none"))
+        for _ in range(60):
+            st = h.host.table.state
+            for seat in (None, 0, 1, 2, 3):
+                v = view_for(st, seat)
+                assert P.view_to_wire(v) == v.to_dict()
+            assert json.dumps(P.state_to_save(st)) == json.dumps(st.to_dict())
+            seat = h.host.table.waiting_for_human()
+            if seat is None:
+                h.poll()
+                continue
+            p = next(q for q in peers if q.seat == seat)
+            act(h, p, passive(p.last("state")["view"]))
+
+
+def test_a_resumed_table_keeps_its_password(tmp_path):
+    path = tmp_path / "t.json"
+    h, peers = started(3, save_path=path, password="pw")
+    assert json.loads(path.read_text())["meta"]["net"]["password"] != "pw"  # a digest only
+    config = h.host.config
+    config.password = None
+    h2 = Harness(TableHost.resume(path, config))
+    assert h2.join("P0", token=peers[0].token).errors() == ["wrong password"]
+    ok = h2.join("P0", token=peers[0].token, password="pw")
+    assert ok.seat == 0 and not ok.closed

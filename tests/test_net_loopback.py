@@ -82,8 +82,8 @@ async def test_spectator_watches_public_cards_only():
         for p in v.players:
             assert all(c is None for c, pub in zip(p.stock, p.stock_public) if not pub) or p.shown
         assert spy.verifier.problems == []
-        with pytest.raises(Exception):
-            from pokeroulette_tui.engine.actions import Check
+        from pokeroulette_tui.engine.actions import Check, IllegalAction
+        with pytest.raises(IllegalAction, match="spectators"):
             await spy.act(Check(seat=0))
         await ana.close()
         await spy.close()
@@ -261,3 +261,67 @@ async def test_host_killed_with_sigkill_resumes_the_same_hand(tmp_path):
 def stat_mode(path: Path) -> int:
     import stat
     return stat.S_IMODE(os.stat(path).st_mode)
+
+
+async def test_the_minimal_client_in_protocol_md_plays(monkeypatch):
+    """docs/PROTOCOL.md says a client can be written from it alone: its example client plays."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "PROTOCOL.md").read_text()
+    code = doc.split("```python")[-1].split("```")[0].replace("asyncio.run(main())", "")
+    space: dict = {}
+    exec(compile(code, "PROTOCOL.md", "exec"), space)
+    async with Served(RULES, bots=2) as srv:
+        task = asyncio.create_task(space["main"]("127.0.0.1", srv.port, "Doc"))
+        for _ in range(400):
+            await asyncio.sleep(0.02)
+            if srv.host.started and srv.host.table.state.hand_no >= 3:
+                break
+        assert srv.host.table.state.hand_no >= 3
+        assert any(a.seat == 0 for a in srv.host.table.actions)  # the example client acted
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+
+async def test_a_thinking_bot_never_blocks_the_table():
+    """Bots decide in a worker thread: while one thinks, everyone else is still served."""
+    import threading
+
+    release = threading.Event()
+    thinking = threading.Event()
+
+    class SlowBot:
+        level = "slow"
+        needs_view = True
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        def choose(self, view, legal):
+            thinking.set()
+            assert release.wait(20)
+            return self.inner.choose(view, legal)
+
+    async with Served(RULES, bots=2, bot_level="simple") as srv:
+        ana = RawClient("Ana")
+        await ana.connect(srv.port)
+        spy = RawClient("Spy", spectate=True)
+        await spy.connect(srv.port)
+        srv.host.config.delay = 0.0
+        await ana.send({"type": "ready"})
+        await ana.recv_until(lambda m: m["type"] == "state")
+        table = srv.host.table
+        for seat, bot in list(table.bots.items()):
+            table.bots[seat] = SlowBot(bot)
+        play = asyncio.create_task(ana.play(hands=2))
+        loop = asyncio.get_running_loop()
+        assert await loop.run_in_executor(None, thinking.wait, 20)
+        await spy.send({"type": "ping", "id": 1})      # the loop still answers …
+        await spy.recv_until(lambda m: m["type"] == "pong")
+        await spy.send({"type": "chat", "text": "still here"})
+        await spy.recv_until(lambda m: m["type"] == "chat")
+        assert srv.host._bot_busy is not None        # … while the bot is still thinking
+        release.set()
+        await asyncio.wait_for(play, TIMEOUT)
+        assert table.state.hand_no >= 2 or table.state.game_over
+        await ana.close()
+        await spy.close()

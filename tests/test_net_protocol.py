@@ -9,7 +9,6 @@ import sys
 import pytest
 
 from pokeroulette_tui.engine.actions import StartHand
-from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.game import apply, new_game
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.view import view_for

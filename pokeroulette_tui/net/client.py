@@ -20,6 +20,7 @@ from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.commit import DeckVerifier, shown_cards
+from pokeroulette_tui.net.server import reap
 from pokeroulette_tui.session import Session, Update
 
 log = logging.getLogger("pokeroulette.net.client")
@@ -358,9 +359,7 @@ class RemoteSession(Session):
         self._closing = True
         self._lost()
         if self._task is not None and self._task is not asyncio.current_task():
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+            await reap(self._task)
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._writer.wait_closed(), 2)

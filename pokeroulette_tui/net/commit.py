@@ -113,6 +113,7 @@ class DeckCommitter:
         self.pos: dict[int, int] = {}        # id(card object) -> its current index
         self.revealed: dict[int | None, dict[int, None]] = {}  # viewer -> indices (ordered)
         self._shoe: list[Card] | None = None
+        self._fixed: dict[str, Any] | None = None  # this hand's cards and nonces, as saved
 
     def refresh(self, state: GameState) -> list[dict[str, Any]]:
         """Commit to a new shoe or to reshuffled cards; returns the ``commit`` messages."""
@@ -122,7 +123,7 @@ class DeckCommitter:
             self._shoe = state.shoe_order
             self.hand_no = state.hand_no
             self.cards, self.nonces, self.commitments, self.pos = [], [], [], {}
-            self.revealed = {}
+            self.revealed, self._fixed = {}, None
             if isinstance(rng, _Tracking):
                 rng.reshuffled.clear()
             out.append(self._add(list(state.shoe_order)))
@@ -178,9 +179,12 @@ class DeckCommitter:
         """Everything needed to carry on after a restart (nonces included: keep it private)."""
         if not self.cards:
             return {}
-        zones = {k: [self.pos.get(id(c), -1) for c in cards] for k, cards in _zones(state).items()}
-        return {"hand_no": self.hand_no, "cards": [c.text for c in self.cards],
-                "nonces": [n.hex() for n in self.nonces], "zones": zones,
+        if self._fixed is None or len(self._fixed["cards"]) != len(self.cards):
+            self._fixed = {"hand_no": self.hand_no, "cards": [c.text for c in self.cards],
+                           "nonces": [n.hex() for n in self.nonces]}
+        pos = self.pos
+        zones = {k: [pos.get(id(c), -1) for c in cards] for k, cards in _zones(state).items()}
+        return {**self._fixed, "zones": zones,
                 "revealed": [[v, list(ix)] for v, ix in self.revealed.items()]}
 
     def restore(self, state: GameState, data: dict[str, Any]) -> None:
@@ -210,7 +214,7 @@ class DeckCommitter:
         # an object shared by two zones (a stock card also listed in "added") is re-linked
         # to the same index object above; reshuffled cards keep only their newest index
         self.revealed = {v: dict.fromkeys(int(i) for i in ix) for v, ix in data.get("revealed", [])}
-        self._shoe = state.shoe_order
+        self._shoe, self._fixed = state.shoe_order, None
 
 
 # -- the client's side --------------------------------------------------------------

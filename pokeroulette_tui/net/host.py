@@ -7,6 +7,7 @@ A :class:`TableHost` takes what arrives on a connection (``connect``, ``receive`
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -91,11 +92,28 @@ class Conn:
     chat_at: float = 0.0
 
 
+SAVED_HANDS = 20
+"""Past hands kept in the save (for the history a rejoining player is sent)."""
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
 @dataclass
 class NetTable(Table):
-    """A Table whose save also keeps the host's resume data (token digests, commitments)."""
+    """A Table whose save also keeps the host's resume data (token digests, commitments).
+
+    Saves are built incrementally (actions and finished hands are encoded once), and with
+    ``defer`` set the server writes them itself, off the event loop, before it sends anything
+    that depends on them (:meth:`TableHost.take_save`).
+    """
 
     net_meta: Callable[[], dict[str, Any]] | None = None
+    defer: bool = False
+    dirty: bool = False
+    _action_texts: list[str] = field(default_factory=list, repr=False)
+    _hand_texts: dict[int, list[str]] = field(default_factory=dict, repr=False)
 
     def meta(self) -> dict[str, Any]:
         meta = super().meta()
@@ -104,10 +122,58 @@ class NetTable(Table):
         return meta
 
     def autosave(self) -> None:
+        if self.save_path is None:
+            return
+        if self.defer:
+            self.dirty = True
+            return
         try:
-            super().autosave()
+            saving.atomic_write(self.save_path, self.save_text())
         except OSError as exc:  # a full disk must not stop the table
             log.error("autosave to %s failed: %s", self.save_path, exc)
+
+    def save_text(self) -> str:
+        """The save file's text, as :func:`engine.save.dumps` writes it (loadable by ``load``)."""
+        for a in self.actions[len(self._action_texts):]:
+            self._action_texts.append(_dumps(a.to_dict()))
+        hands = self.history[-SAVED_HANDS:]
+        texts = []
+        for hand in hands:  # each event is encoded once (the current hand grows)
+            events = self._hand_texts.setdefault(id(hand), [])
+            events.extend(_dumps(e.to_dict()) for e in hand[len(events):])
+            texts.append("[" + ",".join(events) + "]")
+        if len(self._hand_texts) > 2 * SAVED_HANDS:
+            keep = {id(h) for h in hands}
+            self._hand_texts = {k: v for k, v in self._hand_texts.items() if k in keep}
+        # everything else Table.meta() keeps (seats, the bots' generators …), without
+        # re-encoding the history, which is spliced in from the cache above
+        history, self.history = self.history, []
+        try:
+            base = Table.meta(self)
+        finally:
+            self.history = history
+        base.pop("history", None)
+        base["net"] = self.net_meta() if self.net_meta is not None else {}
+        meta = _dumps(base)
+        meta = meta[:-1] + ',"history":[' + ",".join(texts) + "]}"
+        return ('{"format":"%s","version":%d,"seed":%s,"names":%s,"meta":%s,"actions":[%s],'
+                '"state":%s}') % (
+            saving.FORMAT, saving.VERSION, _dumps(self.seed), _dumps([s.name for s in self.seats]),
+            meta, ",".join(self._action_texts), _dumps(P.state_to_save(self.state)))
+
+
+@dataclass
+class BotJob:
+    """A bot's decision to be worked out away from the event loop (it may think for a while).
+
+    ``stamp`` is the number of actions when the job was made: the choice is played only if
+    nothing happened meanwhile."""
+
+    bot: Any
+    view: Any
+    legal: list[Action]
+    seat: int
+    stamp: int
 
 
 def timeout_action(table: Table, seat: int) -> Action:
@@ -145,6 +211,10 @@ class TableHost:
         self._turn_key: tuple[int | None, int] | None = None
         self._next_auto = 0.0
         self.next_wakeup: float | None = None
+        self.defer_saves = False
+        self._bot_job: BotJob | None = None      # made by poll, not yet taken
+        self._bot_busy: BotJob | None = None     # taken, being worked out
+        self.password_digest = P.password_digest(config.password) if config.password else ""
         self._set_bots(config.bots, config.bot_level)
 
     # -- resume ---------------------------------------------------------------
@@ -159,6 +229,8 @@ class TableHost:
         for i, digest in (meta.get("tokens") or {}).items():
             if 0 <= int(i) < len(host.players):
                 host.players[int(i)].token_digest = str(digest)
+        if not host.password_digest and isinstance(meta.get("password"), str):
+            host.password_digest = meta["password"]  # the table keeps its password
         if isinstance(meta.get("host_seat"), int) and 0 <= meta["host_seat"] < len(host.players):
             host.players[meta["host_seat"]].host = True
         host.committer.restore(table.state, meta.get("commit") or {})
@@ -168,15 +240,30 @@ class TableHost:
     def _adopt(self, table: NetTable) -> None:
         install_tracking(table.state)
         table.net_meta = self._net_meta
+        table.defer = self.defer_saves
         self.table = table
         self.rules = table.state.rules
         self.version = self.turn_start = len(table.actions)
+
+    def take_save(self) -> tuple[Path, str] | None:
+        """With ``defer_saves``: the save to write now, if the table changed since the last."""
+        table = self.table
+        if table is None or not table.dirty or table.save_path is None:
+            return None
+        table.dirty = False
+        return table.save_path, table.save_text()
+
+    def defer(self) -> None:
+        """Let the caller write the saves (see :meth:`take_save`)."""
+        self.defer_saves = True
+        if self.table is not None:
+            self.table.defer = True
 
     def _net_meta(self) -> dict[str, Any]:
         host_seat = next((i for i, p in enumerate(self.players) if p.host), None)
         return {"tokens": {str(i): p.token_digest for i, p in enumerate(self.players)
                            if p.token_digest},
-                "host_seat": host_seat,
+                "host_seat": host_seat, "password": self.password_digest or None,
                 "commit": self.committer.to_dict(self.table.state) if self.table else {}}
 
     # -- queries --------------------------------------------------------------
@@ -284,8 +371,8 @@ class TableHost:
         h = P.check_hello(msg)
         conn.admin = bool(self.admin_token and h["admin"]
                           and P.secret_matches(h["admin"], self.admin_token))
-        if self.config.password and not conn.admin and not P.secret_matches(
-                h["password"], self.config.password):
+        if self.password_digest and not conn.admin and not P.password_matches(
+                h["password"], self.password_digest):
             raise P.ProtocolError("wrong password", fatal=True)
         conn.name = h["name"]
         if h["spectate"]:
@@ -351,7 +438,7 @@ class TableHost:
         return {"type": "welcome", "version": P.VERSION, "name": conn.player.name if conn.player
                 else conn.name, "seat": self.seat_of(conn.player), "token": token,
                 "spectator": conn.spectator, "admin": conn.admin, "started": self.started,
-                "password": bool(self.config.password)}
+                "password": bool(self.password_digest)}
 
     def _catch_up(self, conn: Conn, now: float) -> list[Out]:
         """Everything a (re)joining connection needs: lobby, recent chat, and in a game the
@@ -586,15 +673,20 @@ class TableHost:
         one public message, so their openings are computed once)."""
         out: list[Out] = []
         made: dict[int | None, dict[str, Any]] = {}
+        seats = self._seat_status()
         for c in self._live():
             seat = self.seat_of(c.player)
             if seat not in made:
-                made[seat] = self._state_msg(seat, events, None, now)
+                made[seat] = self._state_msg(seat, events, None, now, seats)
             out.append(Out(c.cid, made[seat]))
         return out
 
+    def _seat_status(self) -> list[dict[str, bool]]:
+        return [{"connected": p.cid is not None or p.bot is not None, "away": self.away(i),
+                 "bot": p.bot is not None} for i, p in enumerate(self.players)]
+
     def _state_msg(self, seat: int | None, events: list[Event], reveals: list[list[Any]] | None,
-                   now: float) -> dict[str, Any]:
+                   now: float, seats: list[dict[str, bool]] | None = None) -> dict[str, Any]:
         state = self.table.state
         view = view_for(state, seat)
         shown = [e.redacted_for(seat) for e in events]
@@ -606,9 +698,7 @@ class TableHost:
         return {"type": "state", "version": self.version, "view": P.view_to_wire(view),
                 "events": [e.to_dict() for e in shown], "reveals": opened,
                 "deadline_in": deadline_in, "turn": state.to_act,
-                "seats": [{"connected": p.cid is not None or p.bot is not None,
-                           "away": self.away(i), "bot": p.bot is not None}
-                          for i, p in enumerate(self.players)]}
+                "seats": seats if seats is not None else self._seat_status()}
 
     # -- the clock ------------------------------------------------------------------
     def _wake(self, at: float) -> None:
@@ -654,6 +744,15 @@ class TableHost:
         if now < self._next_auto:
             self._wake(self._next_auto)
             return None, None
+        if self._bot_busy is not None:
+            return None, None  # a bot is thinking; its answer comes through bot_chose()
+        turn = table.bot_turn()
+        if turn is not None:
+            bot, view, legal = turn
+            if getattr(bot, "level", "") == "random":
+                return bot.choose(view, legal), None
+            self._bot_job = BotJob(bot, view, legal, table.state.to_act, len(table.actions))
+            return None, None
         auto = table.auto_action()
         if auto is not None:
             return auto, None
@@ -665,6 +764,33 @@ class TableHost:
             self._wake(self.deadline)
             return None, None
         return timeout_action(table, seat), seat
+
+    def take_bot_job(self) -> BotJob | None:
+        """The bot decision waiting to be worked out (call ``bot.choose(view, legal)`` in a
+        worker thread, then :meth:`bot_chose`)."""
+        job, self._bot_job = self._bot_job, None
+        if job is not None:
+            self._bot_busy = job
+        return job
+
+    def bot_chose(self, job: BotJob, action: Action | None, now: float) -> list[Out]:
+        """A bot's decision is back (None: the bot failed; it then plays like the timer)."""
+        if self._bot_busy is job:
+            self._bot_busy = None
+        table = self.table
+        if table is None or len(table.actions) != job.stamp or table.state.game_over:
+            self._wake(now)  # the table moved on meanwhile: think again
+            return []
+        if action is None:
+            action = timeout_action(table, job.seat)
+        try:
+            events = table.apply(action)
+        except IllegalAction as exc:
+            log.error("bot %s chose an illegal action %s: %s", job.seat, action, exc)
+            events = table.apply(timeout_action(table, job.seat))
+        out = self._apply(events, action, now)
+        self._wake(now)
+        return out
 
     def _timed_out(self, seat: int, action: Action) -> list[Out]:
         state = self.table.state

@@ -158,12 +158,20 @@ def _banner(host: TableHost, bind: str, port: int) -> list[str]:
         lines.append(f"  friends join with:  pokeroulette join {addr}:{port} --name NAME")
     if bind in ("", "0.0.0.0", "::"):
         lines.append(f"  on this machine:    pokeroulette join 127.0.0.1:{port} --name NAME")
-    if host.config.password:
+    if host.password_digest:
         lines.append("  (add --password PW: this table has a password)")
     if host.config.save_path is not None:
         lines.append(f"  saving to {host.config.save_path}")
         lines.append(f"  after a crash:      pokeroulette host --resume {host.config.save_path}")
     return lines
+
+
+def _say(line: str) -> None:
+    """Print for the person at the host's terminal; a closed stdout never stops the table."""
+    try:
+        print(line, flush=True)
+    except (OSError, ValueError):
+        pass
 
 
 async def _serve_headless(host: TableHost, bind: str, port: int) -> int:
@@ -173,8 +181,8 @@ async def _serve_headless(host: TableHost, bind: str, port: int) -> int:
     except OSError as exc:
         raise CliError(f"cannot listen on {bind}:{port}: {exc.strerror or exc}") from None
     for line in _banner(host, bind, real_port):
-        print(line, flush=True)
-    print("Press Ctrl-C to stop.", flush=True)
+        _say(line)
+    _say("Press Ctrl-C to stop.")
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -183,7 +191,7 @@ async def _serve_headless(host: TableHost, bind: str, port: int) -> int:
         except (NotImplementedError, RuntimeError):  # pragma: no cover - not on this platform
             pass
     await stop.wait()
-    print("Closing the table…", flush=True)
+    _say("Closing the table…")
     await server.close()
     return 0
 
@@ -198,7 +206,7 @@ class ServerThread(threading.Thread):
         self.error: BaseException | None = None
         self.address: tuple[str, int] = ("", 0)
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._stop: asyncio.Event | None = None
+        self._closing: asyncio.Event | None = None
 
     def run(self) -> None:
         try:
@@ -209,16 +217,16 @@ class ServerThread(threading.Thread):
 
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
-        self._stop = asyncio.Event()
+        self._closing = asyncio.Event()
         server = Server(self.host)
         self.address = await server.start(self.bind, self.port)
         self.ready.set()
-        await self._stop.wait()
+        await self._closing.wait()
         await server.close()
 
     def stop(self) -> None:
-        if self._loop is not None and self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
+        if self._loop is not None and self._closing is not None:
+            self._loop.call_soon_threadsafe(self._closing.set)
         self.join(10)
 
 

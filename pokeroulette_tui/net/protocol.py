@@ -14,7 +14,9 @@ from dataclasses import fields
 from typing import Any
 
 from pokeroulette_tui.engine import betting
+from pokeroulette_tui.engine.cards import BY_INDEX, Card
 from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.engine.state import GameState, Seat
 from pokeroulette_tui.engine.view import PlayerView, SeatView
 
 VERSION = 1
@@ -177,6 +179,17 @@ def secret_matches(given: Any, expected: str) -> bool:
     return hmac.compare_digest(a, b) and ok_type
 
 
+def password_digest(password: str) -> str:
+    """What a save keeps of the table's password (so a resumed table still asks for it)."""
+    return hashlib.sha256(b"pokeroulette-password:" + password.encode("utf-8", "replace")).hexdigest()
+
+
+def password_matches(given: Any, digest: str) -> bool:
+    """Constant-time check of a password against :func:`password_digest`."""
+    text = given if isinstance(given, str) and len(given) <= MAX_PASSWORD else ""
+    return hmac.compare_digest(password_digest(text), digest) and isinstance(given, str)
+
+
 def token_digest(token: str) -> str:
     """What the server keeps of a resume token (the token itself stays with the client)."""
     return hashlib.sha256(b"pokeroulette-resume:" + token.encode("utf-8", "replace")).hexdigest()
@@ -275,6 +288,13 @@ def _rules_dict(rules: RuleSet) -> dict[str, Any]:
     return d
 
 
+_TEXT: dict[Card, str] = {c: c.text for c in BY_INDEX}
+
+
+def _text(c: Card | None) -> str | None:
+    return None if c is None else _TEXT[c]
+
+
 def view_to_wire(view: SeatView) -> dict[str, Any]:
     """Exactly ``view.to_dict()`` (a test holds them equal), built several times faster: the
     server sends one per seat after every action. The rules dict is shared: never mutate it."""
@@ -286,15 +306,47 @@ def view_to_wire(view: SeatView) -> dict[str, Any]:
     for p in view.players:
         pd = {k: getattr(p, k) for k in _PLAYER_FIELDS}
         for key in _CARD_KEYS:
-            pd[key] = [None if c is None else c.text for c in pd[key]]
+            pd[key] = [None if c is None else _TEXT[c] for c in pd[key]]
         pd["stock_public"] = list(p.stock_public)
         players.append(pd)
     d["players"] = players
-    d["suit_draw"] = [c.text for c in view.suit_draw]
-    d["discards"] = [None if c is None else c.text for c in view.discards]
-    d["match"] = None if view.match is None else view.match.text
-    d["last_match"] = None if view.last_match is None else view.last_match.text
+    d["suit_draw"] = [_TEXT[c] for c in view.suit_draw]
+    d["discards"] = [None if c is None else _TEXT[c] for c in view.discards]
+    d["match"] = _text(view.match)
+    d["last_match"] = _text(view.last_match)
     d["pots"] = [[a, list(e)] for a, e in view.pots]
     d["pending"] = list(view.pending)
     d["decider"] = list(view.decider) if view.decider is not None else None
+    return d
+
+
+# -- the state in a save ---------------------------------------------------------------------
+
+_STATE_FIELDS = tuple(f.name for f in fields(GameState) if f.name != "rng")
+_SEAT_FIELDS = tuple(f.name for f in fields(Seat))
+
+
+def _json(v: Any) -> Any:
+    t = type(v)
+    if t is list:
+        return [_TEXT[x] if type(x) is Card else _json(x) for x in v]
+    if t is Card:
+        return _TEXT[v]
+    if t is dict:
+        return {k: _json(x) for k, x in v.items()}
+    if t is RuleSet:
+        return _rules_dict(v)
+    return v
+
+
+def state_to_save(state: GameState) -> dict[str, Any]:
+    """Exactly ``state.to_dict()`` (a test holds them equal), faster: the host saves after
+    every action. Holds hidden cards: for the save file only, never for a client."""
+    d = {k: _json(getattr(state, k)) for k in _STATE_FIELDS}
+    d["seats"] = [{k: _json(getattr(s, k)) for k in _SEAT_FIELDS} for s in state.seats]
+    d["hand_start_chips"] = {str(k): v for k, v in state.hand_start_chips.items()}
+    d["timeouts"] = {str(k): v for k, v in state.timeouts.items()}
+    if state.seeded:
+        version, internal, gauss = state.rng.getstate()
+        d["rng_state"] = [version, list(internal), gauss]
     return d

@@ -15,6 +15,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from pokeroulette_tui.engine.save import atomic_write
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.host import Out, TableHost
 
@@ -36,6 +37,19 @@ class _Connection:
     writer_task: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
+async def reap(task: asyncio.Task[Any]) -> None:
+    """Cancel ``task`` and wait for it to end, without swallowing a cancellation of our own."""
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            raise
+    except Exception:  # it failed while stopping: already logged where it happened
+        pass
+
+
 class Server:
     """Serve one TableHost on a TCP port."""
 
@@ -51,7 +65,9 @@ class Server:
         self._clock_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._handlers: set[asyncio.Task[Any]] = set()
+        self._io = asyncio.Lock()
         self.address: tuple[str, int] = ("", 0)
+        host.defer()  # saves are written here, off the event loop, before what depends on them
 
     # -- life cycle -----------------------------------------------------------------
     async def start(self, bind: str = "127.0.0.1", port: int = 0) -> tuple[str, int]:
@@ -75,9 +91,8 @@ class Server:
             self._send(conn, P.encode({"type": "bye", "reason": "the host closed the table"}))
             self._finish(conn)
         if self._clock_task is not None:
-            self._clock_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._clock_task
+            await reap(self._clock_task)
+        await self._deliver([])  # the last save, if one is pending
         if self._handlers:
             await asyncio.wait(self._handlers, timeout=self.close_timeout)
         for task in list(self._handlers):
@@ -113,19 +128,26 @@ class Server:
                     break
                 if not line.endswith(b"\n"):
                     break  # end of stream (a last line without a newline is never executed)
-                self._dispatch(self._call(self.host.receive, cid, line, self._now()))
+                await self._deliver(self._call(self.host.receive, cid, line, self._now()))
                 self._wake.set()
                 await asyncio.sleep(0)  # a burst of lines must not starve the writers or others
         finally:
             self._drop(conn)
-            if conn.writer_task is not None:
-                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError):
+            try:
+                if conn.writer_task is not None:  # let it flush what is queued, for a while
                     await asyncio.wait_for(asyncio.shield(conn.writer_task), self.close_timeout)
-                if not conn.writer_task.done():
+            except asyncio.TimeoutError:
+                pass
+            except asyncio.CancelledError:
+                if task is not None and task.cancelling():
+                    raise  # we are being cancelled: never swallow that
+                # else the writer itself was cancelled (an aborted connection): nothing to do
+            finally:
+                if conn.writer_task is not None and not conn.writer_task.done():
                     conn.writer.transport.abort()
                     conn.writer_task.cancel()
-            if task is not None:
-                self._handlers.discard(task)
+                if task is not None:
+                    self._handlers.discard(task)
 
     async def _write_loop(self, conn: _Connection) -> None:
         writer = conn.writer
@@ -152,8 +174,17 @@ class Server:
                 await asyncio.wait_for(writer.wait_closed(), self.close_timeout)
 
     def _send(self, conn: _Connection, data: bytes) -> bool:
-        if conn.gone or conn.closing:
-            return False
+        if conn.gone or conn.closing or conn.writer.transport.is_closing():
+            return False  # the peer is gone: the reader will see the end and drop it
+        if conn.queue.empty() and conn.writer.transport.get_write_buffer_size() == 0:
+            # nothing is waiting anywhere: hand it to the socket now (no task switch); the
+            # order is kept, since the writer task has nothing in hand either
+            try:
+                conn.writer.write(data)
+            except (ConnectionError, OSError, RuntimeError):
+                self._abort(conn)
+                return False
+            return True
         try:
             conn.queue.put_nowait(data)
         except asyncio.QueueFull:
@@ -204,19 +235,59 @@ class Server:
                 return []
             return [Out(cid, P.error("internal error: the message was not processed"))]
 
+    async def _deliver(self, outs: list[Out]) -> None:
+        """Save the table if it changed (write and fsync in a thread: other tables and
+        connections go on meanwhile), then send. Nobody is ever shown a state that a crash
+        could lose; the lock keeps saves and sends in the order the host made them."""
+        async with self._io:
+            job = self._call(self.host.take_save)
+            if job:
+                try:
+                    await asyncio.to_thread(atomic_write, *job)
+                except OSError as exc:  # a full disk must not stop the table
+                    log.error("saving the table to %s failed: %s", job[0], exc)
+            self._dispatch(outs)
+
     def _dispatch(self, outs: list[Out]) -> None:
+        """Encode and send; what one connection gets from one host step goes out in one
+        write (a state and its ack, a commitment and the deal)."""
         encoded: dict[int, bytes] = {}
+        batches: dict[int, list[bytes]] = {}
+        closing: list[int] = []
         for out in outs:
-            conn = self.conns.get(out.cid)
-            if conn is None:
+            if out.cid in closing:
                 continue
+            chunks = batches.setdefault(out.cid, [])
             if out.msg is not None:
                 data = encoded.get(id(out.msg))
                 if data is None:
                     data = encoded[id(out.msg)] = P.encode(out.msg)
-                self._send(conn, data)
+                chunks.append(data)
             if out.close:
+                closing.append(out.cid)
+        for cid, chunks in batches.items():
+            conn = self.conns.get(cid)
+            if conn is not None and chunks:
+                self._send(conn, chunks[0] if len(chunks) == 1 else b"".join(chunks))
+        for cid in closing:
+            conn = self.conns.get(cid)
+            if conn is not None:
                 self._finish(conn)
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.create_task(coro)
+        self._handlers.add(task)
+        task.add_done_callback(self._handlers.discard)
+
+    async def _think(self, job: Any) -> None:
+        """A bot decides in a worker thread, so a slow bot never stalls the other players."""
+        try:
+            action = await asyncio.to_thread(job.bot.choose, job.view, job.legal)
+        except Exception:
+            log.exception("bot at seat %s failed; the table plays for it", job.seat)
+            action = None
+        await self._deliver(self._call(self.host.bot_chose, job, action, self._now()))
+        self._wake.set()
 
     async def _clock(self) -> None:
         """Run the host's due steps (dealer, bots, timers) whenever they are due."""
@@ -225,7 +296,10 @@ class Server:
             try:
                 # one automatic step at a time: the writers run between steps, so a burst of
                 # bot moves never fills the queue of a client that is reading
-                self._dispatch(self.host.poll(loop.time(), max_steps=1))
+                await self._deliver(self.host.poll(loop.time(), max_steps=1))
+                job = self.host.take_bot_job()
+                if job is not None:
+                    self._spawn(self._think(job))
             except Exception:
                 log.exception("internal error in the table clock")
                 await asyncio.sleep(0.1)
