@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import logging
 from dataclasses import dataclass, field
 from typing import AsyncIterator
 
@@ -12,6 +13,8 @@ from pokeroulette_tui.engine.events import Event, redact_all
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.table import Table
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -105,28 +108,40 @@ class LocalSession(Session):
             if update.closed:
                 return
 
-    async def _next_auto(self) -> Action | None:
-        """The dealer's step, or a bot's choice worked out in a thread (the screen stays live)."""
+    async def _next_auto(self) -> tuple[Action | None, int]:
+        """The dealer's step, or a bot's choice worked out in a thread (the screen stays live),
+        with the length of the action log it was chosen against."""
         table = self.table
-        if table.state.game_over:
-            return None
-        turn = table.bot_turn()
-        if turn is None:
-            return table.auto_action()
-        bot, view, legal = turn
-        stamp = len(table.actions)
-        if getattr(bot, "level", "") == "random":
-            action = bot.choose(view, legal)
-        else:
-            action = await asyncio.to_thread(bot.choose, view, legal)
-        if len(table.actions) != stamp:  # someone left meanwhile: think again
-            return await self._next_auto()
-        return action
+        while True:
+            stamp = len(table.actions)
+            if table.state.game_over:
+                return None, stamp
+            turn = table.bot_turn()
+            if turn is None:
+                return table.auto_action(), stamp
+            bot, view, legal = turn
+            if getattr(bot, "level", "") == "random":
+                action = bot.choose(view, legal)
+            else:
+                action = await asyncio.to_thread(bot.choose, view, legal)
+            if len(table.actions) == stamp:
+                return action, stamp
+            # someone left while the bot thought: think again
 
     async def _run(self) -> None:
+        try:
+            await self._loop()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # never a silent stop: tell the screen, keep the save
+            log.exception("the local table stopped")
+            self._queue.put_nowait(Update(note=f"The table stopped on an internal error ({exc}); "
+                                               "the game is saved up to the last action."))
+
+    async def _loop(self) -> None:
         table = self.table
         while not self._closed:
-            action = await self._next_auto()
+            action, stamp = await self._next_auto()
             if action is None:
                 if table.state.game_over:
                     self._queue.put_nowait(Update(note="game over"))
@@ -139,9 +154,11 @@ class LocalSession(Session):
                 await asyncio.sleep(pause)
             if self._closed:
                 return
+            if len(table.actions) != stamp:  # a human acted (or left) during the pause
+                continue
             try:
                 events = table.apply(action)
-            except IllegalAction:  # a human acted first; look again
+            except IllegalAction:
                 continue
             self._publish(events)
             await asyncio.sleep(0)

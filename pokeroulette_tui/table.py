@@ -55,10 +55,22 @@ class Table:
 
     @classmethod
     def resume(cls, path: Path) -> "Table":
-        """Load a saved table (raises SaveError with a readable message)."""
+        """Load a saved table (raises SaveError with a readable message, never another error)."""
         saved = saving.load(path)
-        seats = [SeatConfig(**s) for s in saved.meta.get("seats", [])] or [
+        try:
+            return cls._from_saved(saved, path)
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
+            raise saving.SaveError(f"{path} is damaged: its table data cannot be used "
+                                   f"({type(exc).__name__}: {str(exc)[:80]})") from None
+
+    @classmethod
+    def _from_saved(cls, saved: saving.Saved, path: Path) -> "Table":
+        raw_seats = saved.meta.get("seats", [])
+        seats = [SeatConfig(name=str(s["name"]), bot=None if s.get("bot") is None else str(s["bot"]))
+                 for s in raw_seats] or [
             SeatConfig(name=s.name, bot="simple" if s.is_bot else None) for s in saved.state.seats]
+        if len(seats) != saved.state.n:
+            raise ValueError(f"{len(seats)} seat settings for {saved.state.n} seats")
         history = [[Event.from_dict(e) for e in hand] for hand in saved.meta.get("history", [])]
         table = cls(state=saved.state, seats=seats, seed=saved.seed, actions=saved.actions,
                     history=history, save_path=path)

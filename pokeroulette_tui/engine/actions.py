@@ -127,7 +127,8 @@ def action_from_dict(data: Any) -> Action:
     """
     if not isinstance(data, dict):
         raise IllegalAction("an action must be an object")
-    cls = ACTION_TYPES.get(data.get("type"))  # type: ignore[arg-type]
+    kind = data.get("type")
+    cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise IllegalAction(f"unknown action type {str(data.get('type'))[:40]!r}")
     kwargs: dict[str, Any] = {}

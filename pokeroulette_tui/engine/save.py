@@ -16,7 +16,8 @@ from typing import Any, Sequence
 from pokeroulette_tui.engine.actions import Action, IllegalAction, action_from_dict
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.events import Event
-from pokeroulette_tui.engine.game import apply, check_invariants, new_game
+from pokeroulette_tui.engine.game import (apply, check_invariants, dealer_to_act, legal_actions,
+                                          new_game)
 from pokeroulette_tui.engine.rules import RuleError, RuleSet
 from pokeroulette_tui.engine.state import LEFT, OUT, PLAYING, GameState, Seat
 
@@ -99,6 +100,9 @@ def loads(text: str, *, source: str = "the save") -> Saved:
         raise SaveError(f"{source} is damaged ({type(exc).__name__}: {str(exc)[:80]})") from None
     if problems:
         raise SaveError(f"{source} is damaged: {problems[0]}")
+    problem = _playable(state)
+    if problem:
+        raise SaveError(f"{source} is damaged: the game cannot go on from it ({problem})")
     seed = doc.get("seed")
     if seed is not None and not isinstance(seed, int):
         raise SaveError(f"{source} is damaged: the seed is not a number")
@@ -163,6 +167,43 @@ def _validate(state: GameState) -> None:
         raise SaveError(f"{state.decks} decks is not a number of decks this game uses")
     if any(s.status not in (PLAYING, OUT, LEFT) for s in state.seats):
         raise SaveError("a seat has an unknown status")
+
+
+_MID_HAND = ("dealt", "matched", "betting", "stock_to_active", "final", "cut", "draw")
+
+
+def _playable(state: GameState) -> str:
+    """Why the next step from ``state`` could not be played ("" when it can).
+
+    Checks each phase's preconditions, then plays the next legal step on a copy: a save that
+    passes its type checks but cannot be continued is refused here, not mid-game.
+    """
+    live = state.live_seats()
+    if state.phase in _MID_HAND and len(live) < 2:
+        return "a hand in progress with fewer than two players in it"
+    if state.phase == "dealt" and state.match is None:
+        return "a round dealt without a match card"
+    if state.phase == "dealt" and any(not 1 <= len(state.seats[i].actives) <= 2 for i in live):
+        return "a player without one or two active cards"
+    if state.phase in ("stock_to_active", "draw") and state.to_act not in state.pending:
+        return "the player to choose is not among those still to choose"
+    if state.phase == "draw" and any(len(state.seats[i].hand) != 5 for i in live):
+        return "a player without five cards"
+    if state.game_over:
+        return ""
+    trial = GameState.from_dict(state.to_dict())
+    trial.rng = random.Random(0)
+    seat = None if dealer_to_act(trial) else trial.to_act
+    legal = legal_actions(trial, seat)
+    if not legal:
+        return "nobody can act"
+    try:
+        apply(trial, legal[0])
+    except IllegalAction as exc:
+        return str(exc)
+    except Exception as exc:  # noqa: BLE001 - any failure here means the save is unusable
+        return f"{type(exc).__name__}: {str(exc)[:60]}"
+    return ""
 
 
 def load(path: Path | str) -> Saved:

@@ -151,7 +151,7 @@ class GameState:
         data["seats"] = [{f.name: _to_json(getattr(s, f.name)) for f in fields(Seat)} for s in self.seats]
         data["hand_start_chips"] = {str(k): v for k, v in self.hand_start_chips.items()}
         data["timeouts"] = {str(k): v for k, v in self.timeouts.items()}
-        if self.seeded:
+        if self.seeded and not isinstance(self.rng, random.SystemRandom):
             version, internal, gauss = self.rng.getstate()
             data["rng_state"] = [version, list(internal), gauss]
         return data

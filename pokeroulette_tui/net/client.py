@@ -51,7 +51,7 @@ def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or not 0 < int(text) < 65536:
+    if not (text.isascii() and text.isdigit() and len(text) <= 5) or not 0 < int(text) < 65536:
         raise ConnectError(f"{text!r} is not a port number (1-65535)")
     return int(text)
 

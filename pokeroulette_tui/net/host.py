@@ -22,6 +22,7 @@ from pokeroulette_tui.engine.actions import (Action, Advance, Check, Cut, Discar
                                              action_from_dict)
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.rules import RuleSet, describe_rules
+from pokeroulette_tui.engine.save import SaveError
 from pokeroulette_tui.engine.state import LEFT
 from pokeroulette_tui.engine.view import view_for
 from pokeroulette_tui.net import protocol as P
@@ -222,7 +223,17 @@ class TableHost:
     def resume(cls, path: Path, config: HostConfig, **kw: Any) -> "TableHost":
         """Carry on a saved table (raises SaveError): same hand, same stacks, same tokens."""
         table = NetTable.resume(path)
+        try:
+            return cls._resume(table, path, config, **kw)
+        except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
+            raise SaveError(f"{path} is damaged: its network data cannot be used "
+                            f"({type(exc).__name__}: {str(exc)[:80]})") from None
+
+    @classmethod
+    def _resume(cls, table: NetTable, path: Path, config: HostConfig, **kw: Any) -> "TableHost":
         meta = saving.load(path).meta.get("net", {})
+        if not isinstance(meta, dict):
+            raise ValueError("net data is not a mapping")
         host = cls(HostConfig(**{**config.__dict__, "rules": table.state.rules, "bots": 0,
                                  "save_path": path}), **kw)
         host.players = [Player(name=sc.name, bot=sc.bot) for sc in table.seats]
@@ -405,16 +416,16 @@ class TableHost:
             if p.bot is not None:
                 raise P.ProtocolError(f"{p.name} is a bot's name here; choose another", fatal=True)
             if P.token_matches(token, p.token_digest) or (conn.admin and p.host):
-                new = None
-                if conn.admin and not P.token_matches(token, p.token_digest):
-                    new = secrets.token_urlsafe(24)
-                    p.token_digest = P.token_digest(new)
-                old, p.cid = p.cid, conn.cid
                 if self.started and self.table is not None:
                     seat = self.seat_of(p)
                     if seat is not None and self.table.state.seats[seat].status == LEFT:
                         raise P.ProtocolError("you left this table; join with --spectate to watch",
                                               fatal=True)
+                new = None
+                if conn.admin and not P.token_matches(token, p.token_digest):
+                    new = secrets.token_urlsafe(24)
+                    p.token_digest = P.token_digest(new)
+                old, p.cid = p.cid, conn.cid
                 return p, new, old, True
             raise P.ProtocolError(f"the name {p.name} is taken; to take your seat back, rejoin "
                                   "with your resume token", fatal=True)
