@@ -283,6 +283,9 @@ async def test_light_theme_four_colours_and_theme_toggle():
             w.four_color for w in table_screen(app).query(SeatWidget))
         await press(pilot, "ctrl+t")
         assert app.theme == "textual-dark" and app.config.theme == "dark"
+        assert AppConfig.load().theme == "dark"  # remembered for the next start
+        await press(pilot, "ctrl+t")
+        assert app.theme == "textual-light" and AppConfig.load().theme == "light"
 
 
 async def test_no_color_keeps_suits_and_states_in_text(monkeypatch):

@@ -241,3 +241,54 @@ def test_standings_from_a_view():
 
 def test_joker_face_in_a_row():
     assert cards_text([JOKER, Card(14, "S")]).plain == "[★][A♠]"
+
+
+def turned_up():
+    """A roulette hand after the actives were turned up, seen by the seat to act first."""
+    from pokeroulette_tui.engine.actions import Advance
+    g = dealt(RuleSet(betting="each_round"))
+    apply(g, Advance())
+    assert g.phase == "betting"
+    return g
+
+
+def test_roulette_panel_names_the_stock_and_marks_turned_actives():
+    g = turned_up()
+    seat = g.to_act
+    s = g.seats[seat]
+    v = view_for(g, seat)
+    text, _ = panel_content(v, hot_seat=False, width=76)
+    lines = text.plain.split("\n")
+    assert lines[-1].startswith("stock")  # the row under the stock says what it is
+    assert "out" not in lines[-1] and "kept" not in lines[-1]
+    marks = lines[-1].split()[1:]
+    assert marks == ["✓"] * len(s.added) + ["✗"] * len(s.actives)
+    assert s.reason and s.reason[:20] in text.plain  # why, beside the turned cards
+    assert all(len(line) <= 76 for line in lines)
+
+
+def test_long_reasons_wrap_under_the_seat_not_at_the_margin():
+    g = turned_up()
+    g.seats[1].reason = "a joker with a card that does not match: both discarded"
+    v = view_for(g, None)
+    lines = seat_text(v, 1, width=30).plain.split("\n")
+    assert all(len(line) <= 30 for line in lines)
+    assert all(line.startswith(" ") for line in lines[1:])  # continuation lines are indented
+
+
+def test_centre_wraps_a_long_suit_draw_under_itself():
+    from dataclasses import replace
+
+    v = replace(view_for(dealt(), None), suit_draw=tuple(parse_cards("7d 3c * Qd 9s 2c 9d 6d 6s 4c Ks 6c 8s 2d Kc Qh")))
+    lines = centre_text(v, width=28).plain.split("\n")
+    drawn = [line for line in lines if "drawn" in line or line.startswith("      ")]
+    assert len(drawn) >= 2 and all(len(line) <= 28 for line in drawn)
+
+
+def test_joker_in_a_shown_hand_says_what_it_stands_for():
+    g = dealt()
+    v = view_for(g, None)
+    events = [Event("show", "Ana shows", seat=0, cards=tuple(parse_cards("Js Jh *"))),
+              Event("pot_won", "Ana wins", seat=0, amount=3)]
+    res = HandResult.from_events(events, v)
+    assert "(★ as J" in res.shown[0].hand_name

@@ -29,6 +29,7 @@ SIZE = (80, 24)
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
+    monkeypatch.setattr("getpass.getuser", lambda: "tester")
     return tmp_path
 
 
@@ -99,7 +100,7 @@ async def test_enter_deals_the_default_table():
         await pilot.pause()
         assert isinstance(app.screen, StartScreen)
         assert "A new table" in text_of(app, "#table-heading")
-        assert "You, Bot 1" in text_of(app, "#table-seats")
+        assert "Tester, Bot 1" in text_of(app, "#table-seats")
         assert "Game: Poker Roulette" in text_of(app, "#table-rules")  # the agreement, before dealing
         await pilot.press("enter")
         await pilot.pause()
@@ -222,7 +223,7 @@ async def test_setup_by_keys_preset_option_seats_and_start():
     rules = table.state.rules
     assert rules == PRESETS["draw"].replace(tokens=5, suit_tiebreak=True)
     assert [(s.name, s.bot) for s in table.seats] == [
-        ("You", None), ("Ada", None), ("Bot 2", default_bot_level())]
+        ("Tester", None), ("Ada", None), ("Bot 2", default_bot_level())]
     remembered = TableSetup.from_dict(AppConfig.load().last_setup)
     assert remembered is not None and remembered.rules == rules and remembered.preset == "draw"
 
@@ -238,8 +239,8 @@ async def test_invalid_combination_and_seat_problems_are_reported():
         assert "most_chips_lost needs betting on" in text_of(app, "#setup-error")
         await choose(pilot, "opt-betting", "each_round")
         assert text_of(app, "#setup-error") == ""
-        await type_into(pilot, "seat-name-2", "you")
-        assert "both called 'you'" in text_of(app, "#setup-error")
+        await type_into(pilot, "seat-name-2", "tester")  # seat 1 has the login name
+        assert "both called 'tester'" in text_of(app, "#setup-error")
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.screen is screen
@@ -360,7 +361,7 @@ async def test_new_game_instead_of_resuming():
         await pilot.press("enter")
         await pilot.pause()
     table = app.opened[0].table
-    assert table.state.hand_no == 0 and table.seats[0].name == "You"
+    assert table.state.hand_no == 0 and table.seats[0].name == "Tester"
     assert read_autosave().table.state.hand_no == 0  # the new game replaced the old save
 
 
@@ -465,3 +466,40 @@ async def test_q_quits_from_the_start_screen():
         await pilot.press("q")
         assert app.return_code == 0  # exiting, before the test harness closes the app
     assert not app.opened
+
+
+# -- the default name ------------------------------------------------------------------------
+
+def test_login_name_is_the_default_name(monkeypatch):
+    from pokeroulette_tui.ui.config import default_name, default_seats, login_name
+
+    monkeypatch.setattr("getpass.getuser", lambda: "mary_ann.o'neil")
+    assert login_name() == "Mary_ann.o'neil"
+    assert default_name(0, None) == "Mary_ann.o'neil" and default_name(2, None) == "Player 3"
+    assert [s.name for s in default_seats(3)][0] == "Mary_ann.o'neil"
+    monkeypatch.setattr("getpass.getuser", lambda: "x" * 40)
+    assert login_name() == "X" + "x" * 23  # names are at most 24 characters
+    monkeypatch.setattr("getpass.getuser", lambda: "\x1b[2J")
+    assert login_name() == "2J"  # control characters and brackets go
+
+    def nobody():
+        raise OSError("no login name")
+
+    monkeypatch.setattr("getpass.getuser", nobody)
+    assert login_name() == "Player 1"
+    monkeypatch.setattr("getpass.getuser", lambda: " .. ")
+    assert login_name() == "Player 1"
+
+
+async def test_seat_one_renamed_with_its_kind():
+    setup = TableSetup.default()
+    app = StubApp(AppConfig(delay=0, launch=LaunchOptions(setup=setup, open_setup=True)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        assert screen.query_one("#seat-name-0", Input).value == "Tester"
+        await choose(pilot, "seat-kind-0", "random")
+        assert screen.query_one("#seat-name-0", Input).value == "Bot"
+        await choose(pilot, "seat-kind-0", "human")
+        assert screen.query_one("#seat-name-0", Input).value == "Tester"

@@ -94,3 +94,37 @@ async def press(pilot, *keys: str) -> None:
         app._driver.send_message(event)
         await step(pilot)
         await step(pilot)
+
+
+def passive_step(table: Table) -> None:
+    """One step of a table played without a screen: the dealer's, or the seat to act checks,
+    calls, keeps its stock, stands pat or cuts in the middle (else its last legal action)."""
+    from pokeroulette_tui.engine.actions import Call, Check, Cut, Discard, MoveStockToActive
+    from pokeroulette_tui.engine.game import dealer_to_act, legal_actions
+
+    s = table.state
+    if dealer_to_act(s):
+        table.apply(legal_actions(s, None)[0])
+        return
+    legal = legal_actions(s, s.to_act)
+    for kind in (Check, Call, MoveStockToActive, Discard):
+        for a in legal:
+            if isinstance(a, kind) and not getattr(a, "index", None) and not getattr(a, "indices", ()):
+                table.apply(a)
+                return
+    for a in legal:
+        if isinstance(a, Cut):
+            table.apply(Cut(seat=a.seat, position=len(s.deck) // 2))
+            return
+    table.apply(legal[-1])
+
+
+def table_until(rules: RuleSet, seats: Sequence[tuple[str, str | None]], seed: int, stop,
+                limit: int = 5000) -> Table:
+    """A table played passively (see :func:`passive_step`) until ``stop(state)`` is true."""
+    table = Table.create(rules, [SeatConfig(name, bot) for name, bot in seats], seed=seed)
+    for _ in range(limit):
+        if stop(table.state):
+            return table
+        passive_step(table)
+    raise AssertionError("the table never reached the moment asked for")

@@ -19,7 +19,7 @@ from pokeroulette_tui.ui.app import make_app
 from pokeroulette_tui.ui.config import AppConfig
 
 HERE = Path(__file__).parent
-NAMES = ["You", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ida", "Jo"]
+NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ida", "Jo"]
 
 
 def passive(table: Table) -> None:
@@ -57,8 +57,12 @@ async def shoot(table: Table, size, name: str, keys=()) -> None:
             await pilot.press(key)
             for _ in range(5):
                 await pilot.pause()
-        app.save_screenshot(str(HERE / name))
-        print("wrote", name)
+        svg = app.export_screenshot()
+    # the text runs start with non-breaking spaces; some SVG renderers (librsvg) drop them
+    # unless told to keep white space
+    svg = svg.replace("<svg ", '<svg xml:space="preserve" ', 1)
+    (HERE / name).write_text(svg, encoding="utf-8")
+    print("wrote", name)
 
 
 def my_turn(phase: str, round_no: int = 0):

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from pokeroulette_tui.session import Session
-from pokeroulette_tui.ui.config import AppConfig
 from pokeroulette_tui.ui.styles import css_paths
+
+if TYPE_CHECKING:  # the engine and the screens load when a table or the start screen opens
+    from pokeroulette_tui.session import Session
+    from pokeroulette_tui.ui.config import AppConfig
 
 TEXTUAL_THEMES = {"dark": "textual-dark", "light": "textual-light"}
 
@@ -29,6 +33,8 @@ class PokerApp(App[None]):
 
     TITLE = "Poker Roulette"
     ENABLE_COMMAND_PALETTE = False
+    # every screen (dialogs too) gets the class -wide from 120 columns on
+    HORIZONTAL_BREAKPOINTS = [(120, "-wide")]
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False),
@@ -92,9 +98,11 @@ class PokerApp(App[None]):
         self.exit()
 
     def action_toggle_theme(self) -> None:
+        """Switch between the dark and the light theme, and remember the choice."""
         dark = self.current_theme.dark
         self.theme = TEXTUAL_THEMES["light" if dark else "dark"]
         self.config.theme = "light" if dark else "dark"
+        self.config.save()
 
 
 def make_app(config: AppConfig, session: Session | None = None) -> PokerApp:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import getpass
 import json
 import os
 from dataclasses import dataclass, field, fields
@@ -44,18 +45,44 @@ def default_bot_level() -> str:
     return "simple" if "simple" in LEVELS else "random"
 
 
+def clean_name(raw: str) -> str:
+    """A login name as a player's name: letters, digits and ``-_.'`` kept, separators as
+    spaces, the first letter capitalised, at most MAX_NAME characters ("" if nothing is left).
+
+    >>> clean_name("ada"), clean_name(" jean-luc "), clean_name("corp/bo.smith"), clean_name("..")
+    ('Ada', 'Jean-luc', 'Corp bo.smith', '')
+    """
+    kept = "".join(ch if ch.isalnum() or ch in "-_.'" else " " for ch in raw)
+    name = " ".join(kept.split())[:MAX_NAME].strip()
+    if not any(ch.isalnum() for ch in name):
+        return ""
+    return name[:1].upper() + name[1:]
+
+
+def login_name() -> str:
+    """The user's login name, cleaned (see :func:`clean_name`), or "Player 1" without one."""
+    try:
+        raw = getpass.getuser()
+    except Exception:  # noqa: BLE001 - no login name in the environment or the user database
+        raw = ""
+    return clean_name(raw) or "Player 1"
+
+
 def default_name(seat: int, bot: str | None) -> str:
-    """The name a seat gets until someone types one."""
+    """The name a seat gets until someone types one: the login name for a person in the
+    first seat, "Player N" for other people, "Bot N" for bots."""
     if bot is not None:
         return f"Bot {seat}" if seat else "Bot"
-    return "You" if seat == 0 else f"Player {seat + 1}"
+    return login_name() if seat == 0 else f"Player {seat + 1}"
 
 
 def default_seats(players: int = 4, humans: int = 1, bot: str | None = None) -> list[SeatConfig]:
     """``humans`` people in the first seats, bots of level ``bot`` in the rest.
 
-    >>> [s.name for s in default_seats(3)]
-    ['You', 'Bot 1', 'Bot 2']
+    One person plays under the login name; several (hot-seat) are "Player 1", "Player 2" …
+
+    >>> [s.name for s in default_seats(3)][1:], default_seats(3)[0].name == login_name()
+    (['Bot 1', 'Bot 2'], True)
     >>> [s.name for s in default_seats(3, humans=2)]
     ['Player 1', 'Player 2', 'Bot 2']
     """
@@ -63,7 +90,7 @@ def default_seats(players: int = 4, humans: int = 1, bot: str | None = None) -> 
     seats = []
     for i in range(players):
         if i < humans:
-            name = "You" if humans == 1 else f"Player {i + 1}"
+            name = login_name() if humans == 1 else f"Player {i + 1}"
             seats.append(SeatConfig(name=name))
         else:
             seats.append(SeatConfig(name=default_name(i, level), bot=level))

@@ -104,7 +104,8 @@ class Autosave:
 
 def read_autosave(path: Path | None = None) -> Autosave:
     """Load the autosave if there is one. A damaged file is moved aside (never deleted) and
-    reported; a finished game's save is cleared. Never raises."""
+    reported; the save of a finished game, or of one every player at this terminal left, is
+    cleared. Never raises."""
     path = path or autosave_path()
     if not path.exists():
         return Autosave()
@@ -118,7 +119,9 @@ def read_autosave(path: Path | None = None) -> Autosave:
     except Exception as exc:  # noqa: BLE001 - a save from another version, a bot level gone …
         problem = f"{path} cannot be resumed ({type(exc).__name__}: {str(exc)[:100]})"
     else:
-        if table.state.game_over:
+        humans = table.human_seats
+        everyone_left = bool(humans) and all(table.state.seats[i].status == LEFT for i in humans)
+        if table.state.game_over or everyone_left:  # nothing left to resume
             clear_autosave(path)
             return Autosave()
         return Autosave(table=table)

@@ -25,6 +25,7 @@ KEYS: list[tuple[str, str]] = [
     ("s", "the last hand's result again"),
     ("h", "hand history (← → to step through hands)"),
     ("u", "the rules this table agreed on"),
+    ("l", "leave the table (the game goes on; you may watch or quit)"),
     ("ctrl+t", "switch between the dark and the light theme"),
     ("? / F1", "this help"),
     ("q / ctrl+q", "quit (the game is saved and can be resumed)"),

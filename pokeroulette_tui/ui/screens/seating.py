@@ -33,10 +33,26 @@ class Seating:
         self.humans = tuple(humans)
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.asking: int | None = None
+        self._hot = len(self.humans) > 1
 
     @property
     def hot_seat(self) -> bool:
-        return len(self.humans) > 1
+        """True when several people share this terminal (it stays so after some leave)."""
+        return self._hot
+
+    def leave(self, seat: int) -> None:
+        """``seat``'s player left the table: nobody plays it here any more, and the table is
+        seen publicly until the next local player to act has the keyboard (or for good).
+
+        >>> s = Seating([2])
+        >>> s.leave(2); s.humans, s.viewer, s.hot_seat
+        ((), None, False)
+        """
+        self.humans = tuple(h for h in self.humans if h != seat)
+        if self.viewer == seat:
+            self.viewer = None
+        if self.asking == seat:
+            self.asking = None
 
     def due(self, pub: SeatView) -> bool:
         """True when another local human is now to act (the table must turn public)."""

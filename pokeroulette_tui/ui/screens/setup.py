@@ -356,9 +356,10 @@ class SetupScreen(Screen[TableSetup | None]):
         new = None if event.value == _HUMAN else str(event.value)
         if new == seat.bot:
             return
-        seat.bot = new
+        old, seat.bot = seat.bot, new
         name = self._seat_controls[i][0]
-        if _AUTO_NAME.match(name.value.strip()) or not name.value.strip():
+        typed = name.value.strip()
+        if not typed or _AUTO_NAME.match(typed) or typed == default_name(i, old):
             seat.name = name.value = default_name(i, new)
         self._request_update()
 

@@ -15,6 +15,7 @@ from textual.widgets import Footer, Static
 
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.hands import HandValue
 from pokeroulette_tui.engine.scoring import strength_key
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.renderables import cards_text
@@ -69,6 +70,8 @@ class HandResult:
                 cards = tuple(c for c in e.cards if c is not None)
                 value = evaluate_cards(view, cards)
                 name = value.describe() if value is not None else "no cards"
+                if value is not None:
+                    name += jokers_note(value)
                 made = frozenset(positions_of(cards, value.cards)) if value is not None else frozenset()
                 out.shown.append(ShownHand(e.seat, view.players[e.seat].name, cards, name, made))
                 if value is not None:
@@ -91,6 +94,18 @@ class HandResult:
         return out
 
 
+def jokers_note(value: HandValue) -> str:
+    """What the jokers in a hand stand for: `` (★ as J♠)``, or "" without jokers.
+
+    >>> from pokeroulette_tui.engine.cards import parse_cards
+    >>> from pokeroulette_tui.engine.hands import evaluate
+    >>> jokers_note(evaluate(parse_cards("Js Jh *")))
+    ' (★ as J♦)'
+    """
+    wild = [stood.symbol for card, stood in zip(value.cards, value.stands_for) if card.is_joker]
+    return f" (★ as {', '.join(wild)})" if wild else ""
+
+
 def result_text(res: HandResult, *, four_color: bool = False) -> Text:
     """The result in lines: each shown hand, then the pots, then tokens."""
     out = Text()
@@ -100,7 +115,8 @@ def result_text(res: HandResult, *, four_color: bool = False) -> Text:
         out.append(h.name, style="bold")
         out.append(f" — {h.hand_name}")
         if win:
-            out.append("  WINS", style="bold reverse")
+            out.append(" ")
+            out.append(" WINS ", style="bold reverse")
         out.append("\n    ")
         out.append_text(cards_text(h.cards, four_color=four_color, highlight=h.made, sep=" "))
         out.append("\n")

@@ -8,6 +8,7 @@ answers with ``IllegalAction`` when the engine says no.
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
@@ -23,20 +24,19 @@ from pokeroulette_tui.engine.actions import (Action, AllIn, Call, Check, Cut, Di
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.session import Session, Update
-from pokeroulette_tui.ui.screens.amount import AmountScreen, bet_presets, raise_presets
-from pokeroulette_tui.ui.screens.discards import DiscardsScreen
-from pokeroulette_tui.ui.screens.gameover import GameOverScreen
-from pokeroulette_tui.ui.screens.help import HelpScreen
-from pokeroulette_tui.ui.screens.history import HistoryScreen
-from pokeroulette_tui.ui.screens.privacy import PrivacyScreen
-from pokeroulette_tui.ui.screens.rules import RulesScreen
+from pokeroulette_tui.ui.screens.asides import TableAsides
 from pokeroulette_tui.ui.screens.seating import Seating
-from pokeroulette_tui.ui.screens.showdown import HandResult, ShowdownScreen
 from pokeroulette_tui.ui.widgets.centre import CentreWidget
 from pokeroulette_tui.ui.widgets.hand import HandPanel
 from pokeroulette_tui.ui.widgets.log import EventLog
 from pokeroulette_tui.ui.widgets.seat import SeatWidget
 from pokeroulette_tui.ui.widgets.status import StatusLine
+
+if TYPE_CHECKING:
+    from pokeroulette_tui.ui.screens.showdown import HandResult
+
+# The side screens (help, amounts, showdown …) are imported when first opened: the table
+# comes up sooner.
 
 BET_ACTIONS = ("check", "call", "bet", "raise", "all_in", "fold")
 WIDE = 120
@@ -47,7 +47,7 @@ def _digit(i: int) -> str:
     return str((i + 1) % 10)
 
 
-class TableScreen(Screen[None]):
+class TableScreen(TableAsides, Screen[None]):
     """A game in progress, seen by the local seat whose turn it is (or publicly)."""
 
     AUTO_FOCUS = None
@@ -76,6 +76,7 @@ class TableScreen(Screen[None]):
         Binding("u", "rules", "Rules", show=False),
         Binding("s", "last_hand", "Last hand", show=False),
         Binding("question_mark,f1", "help", "Help"),
+        Binding("l,L", "leave", "Leave"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -97,7 +98,11 @@ class TableScreen(Screen[None]):
 
     # -- layout -------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        seats = len(self.session.view(None).players)
+        pub = self.session.view(None)
+        seats = len(pub.players)
+        # a resumed table: whoever left it before does not play it again
+        self.seating = Seating([s for s in self.session.local_seats
+                                if pub.players[s].status != "left"])
         yield StatusLine(id="status")
         with Horizontal(id="main"):
             with VerticalScroll(id="seats", can_focus=False):
@@ -186,6 +191,8 @@ class TableScreen(Screen[None]):
         pub = self.session.view(None)
         ask = self.seating.look(pub)
         if ask is not None:
+            from pokeroulette_tui.ui.screens.privacy import PrivacyScreen
+
             self.app.push_screen(PrivacyScreen(pub.players[ask].name),
                                  partial(self._privacy_passed, ask))
         viewer = self.seating.viewer
@@ -223,6 +230,8 @@ class TableScreen(Screen[None]):
         self.refresh_view()
 
     def show_hand_result(self) -> None:
+        from pokeroulette_tui.ui.screens.showdown import HandResult, ShowdownScreen
+
         pub = self.session.view(None)
         current = pub.result if pub.phase in ("hand_over", "game_over") else None
         result = HandResult.from_events(self._hand_events, pub, current)
@@ -237,17 +246,25 @@ class TableScreen(Screen[None]):
         self.refresh_bindings()
 
     def _showdown_closed(self, _result: None) -> None:
-        if self._game_over_pending and not isinstance(self.app.screen, ShowdownScreen):
+        if self._game_over_pending and not self._showing_result():
             self.show_game_over()
+
+    def _showing_result(self) -> bool:
+        """True while a hand's result is open (its screen is on top)."""
+        from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
+
+        return isinstance(self.app.screen, ShowdownScreen)
 
     def show_game_over(self) -> None:
         """The standings, once; after the last hand's result if that is being read."""
         if self._game_over_shown:
             return
-        if isinstance(self.app.screen, ShowdownScreen):
+        if self._showing_result():
             self._game_over_pending = True
             return
         self._game_over_shown = True
+        from pokeroulette_tui.ui.screens.gameover import GameOverScreen
+
         can_new = bool(getattr(self.app, "can_start_new", lambda: False)())
         self.app.push_screen(GameOverScreen(self.session.view(None), can_start_new=can_new),
                              self._game_over_choice)
@@ -286,6 +303,8 @@ class TableScreen(Screen[None]):
             return bool(v and v.phase == "cut")
         if action == "last_hand":
             return self.last_result is not None
+        if action == "leave":
+            return self._leaver() is not None
         return True
 
     async def act(self, action: Action) -> None:
@@ -313,12 +332,16 @@ class TableScreen(Screen[None]):
         await self.act(Fold(seat=self._seat()))
 
     async def action_bet(self) -> None:
+        from pokeroulette_tui.ui.screens.amount import bet_presets
+
         v = self._turn()
         if v is not None and v.options is not None and v.options.bet_min:
             await self._ask_amount("Bet", v.options.bet_min, v.options.bet_max, PlaceBet,
                                    bet_presets(v))
 
     async def action_raise(self) -> None:
+        from pokeroulette_tui.ui.screens.amount import raise_presets
+
         v = self._turn()
         if v is not None and v.options is not None and v.options.raise_min:
             await self._ask_amount("Raise to", v.options.raise_min, v.options.raise_max, RaiseTo,
@@ -326,6 +349,8 @@ class TableScreen(Screen[None]):
 
     async def _ask_amount(self, title: str, lo: int, hi: int, kind: type[PlaceBet] | type[RaiseTo],
                           presets: list[tuple[str, int]]) -> None:
+        from pokeroulette_tui.ui.screens.amount import AmountScreen
+
         seat = self._seat()
         if lo == hi:
             await self.act(kind(seat=seat, amount=lo))
@@ -379,6 +404,8 @@ class TableScreen(Screen[None]):
         await self.act(Cut(seat=self._seat(), position=self.cut_pos))
 
     def action_cut_number(self) -> None:
+        from pokeroulette_tui.ui.screens.amount import AmountScreen
+
         v = self._turn()
         if v is None:
             return
@@ -401,22 +428,3 @@ class TableScreen(Screen[None]):
 
     def on_hand_panel_cut_clicked(self, message: HandPanel.CutClicked) -> None:
         self._set_cut(message.position)
-
-    def action_discards(self) -> None:
-        if self.view is not None:
-            self.app.push_screen(DiscardsScreen(self.view.discards, four_color=self._four()))
-
-    def action_history(self) -> None:
-        self.app.push_screen(HistoryScreen(self.session.history(), me=self.session.log_viewer))
-
-    def action_rules(self) -> None:
-        suit_order = self.view.suit_order if self.view is not None else None
-        self.app.push_screen(RulesScreen(self.session.rules, suit_order))
-
-    def action_last_hand(self) -> None:
-        if self.last_result is not None:
-            self.app.push_screen(ShowdownScreen(self.last_result, four_color=self._four()),
-                                 self._showdown_closed)
-
-    def action_help(self) -> None:
-        self.app.push_screen(HelpScreen())

@@ -11,7 +11,17 @@ from pokeroulette_tui.ui.renderables import card_text, suit_order_text
 from pokeroulette_tui.ui.widgets.present import pots_text
 
 
-def centre_text(view: SeatView, *, four_color: bool = False) -> Text:
+def _drawn(view: SeatView, width: int | None) -> Text:
+    """The cards turned to rank the suits, wrapped under ``drawn`` within ``width`` columns."""
+    lines = [" drawn"]
+    for card in view.suit_draw:
+        if width and len(lines[-1]) + 1 + len(card.symbol) > width:
+            lines.append("      ")
+        lines[-1] += " " + card.symbol
+    return Text("\n".join(lines), style="italic")
+
+
+def centre_text(view: SeatView, *, four_color: bool = False, width: int | None = None) -> Text:
     """The centre of the table in a few short lines (fits a 28-column panel)."""
     r = view.rules
     out = Text()
@@ -47,7 +57,8 @@ def centre_text(view: SeatView, *, four_color: bool = False) -> Text:
         out.append("Suits ")
         out.append_text(suit_order_text(view.suit_order, four_color=four_color))
         if view.suit_draw:
-            out.append("\n drawn " + " ".join(c.symbol for c in view.suit_draw), style="italic")
+            out.append("\n")
+            out.append_text(_drawn(view, width))
         out.append("\n")
     elif not roulette:
         out.append(f"Exchange up to {r.max_draw}\n")
@@ -75,4 +86,5 @@ class CentreWidget(Widget):
     def render(self) -> Text:
         if self.view is None:
             return Text("")
-        return centre_text(self.view, four_color=self.four_color)
+        return centre_text(self.view, four_color=self.four_color,
+                           width=self.content_size.width or None)

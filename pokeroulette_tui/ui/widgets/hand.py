@@ -13,7 +13,7 @@ from textual.widget import Widget
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.renderables import BOX_WIDTH, boxed_row, cards_text
-from pokeroulette_tui.ui.widgets.present import best_visible, phase_text, total_pot
+from pokeroulette_tui.ui.widgets.present import best_visible, phase_text, total_pot, wrap_console
 
 SLIDER_MAX = 52
 
@@ -157,53 +157,85 @@ def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: froze
         for i in range(len(cards)):
             zones.append(Zone(i * step, i * step + step - 1, 1, 1 + body.plain.count("\n") + 1, "hand", i))
         return Text("\n").join([prompt, body]), zones
-    # Poker Roulette: the stock, then the actives
+    # Poker Roulette: the stock, then the actives, then what the turned actives did
     _, marked = best_visible(view, me)
     choosing = my_turn and view.phase == "stock_to_active"
     stock = me.stock
     blocks: list[Text] = []
     compact = False
     if stock:
-        labels = [str(i + 1) for i in range(len(stock))] if choosing else [""] * len(stock)
-        body, step = _cards_block(stock, width - 14, four_color=four_color, highlight=marked, labels=labels)
+        keys = [str((i + 1) % 10) for i in range(len(stock))] if choosing else None
+        body, step = _cards_block(stock, width - 14, four_color=four_color, highlight=marked,
+                                  labels=keys, caption="stock")
         compact = step != BOX_WIDTH + 1
         blocks.append(body)
         if choosing:
             h = body.plain.count("\n") + 1
-            zones.extend(Zone(i * step, i * step + step - 1, 1, 1 + h, "stock", i) for i in range(len(stock)))
+            zones.extend(Zone(i * step, i * step + step - 1, 1, 1 + h, "stock", i)
+                         for i in range(len(stock)))
+    note = ""
     if me.actives or me.added:
-        if me.actives_up:
+        if me.actives_up:  # ✓ went to the stock, ✗ goes to the discards
             act = list(me.added) + list(me.actives)
-            alabels = ["kept"] * len(me.added) + ["out"] * len(me.actives)
+            body, _ = _cards_block(act, 14 if blocks else width, four_color=four_color,
+                                   labels=["✓"] * len(me.added) + ["✗"] * len(me.actives),
+                                   compact=compact)
+            note = me.reason
         else:
-            act = list(me.actives)
-            alabels = ["new"] * len(act)
-        body, _ = _cards_block(act, 14 if blocks else width, four_color=four_color, labels=alabels,
-                               compact=compact)
+            body, _ = _cards_block(me.actives, 14 if blocks else width, four_color=four_color,
+                                   caption="active", compact=compact)
         blocks.append(body)
     if not blocks:
         return prompt, zones
+    if note:
+        blocks.append(_note_block(note, width - _hwidth(blocks) - 3))
     return Text("\n").join([prompt, _hstack(blocks)]), zones
 
 
+def _hwidth(blocks: list[Text], gap: int = 3) -> int:
+    """Columns that ``blocks`` take side by side."""
+    widths = [max(line.cell_len for line in b.split("\n", allow_blank=True)) for b in blocks]
+    return sum(widths) + gap * (len(blocks) - 1)
+
+
+def _note_block(note: str, width: int) -> Text:
+    """``note`` wrapped into the rows beside the cards (below the top border), italic."""
+    if width < 10:
+        return Text("")
+    lines = Text(note, style="italic").wrap(wrap_console(), width)
+    if len(lines) > 3:
+        lines = lines[:3]
+        lines[2].truncate(width - 1)
+        lines[2].append("…")
+    return Text("\n").join([Text(""), *lines])
+
+
 def _cards_block(cards, width: int, *, four_color: bool, highlight=(), selected=frozenset(),
-                 labels=None, compact: bool = False) -> tuple[Text, int]:
+                 labels=None, caption: str = "", compact: bool = False) -> tuple[Text, int]:
     """Boxed faces if they fit in ``width`` columns, else compact ``[A♠]`` faces; returns the
-    text and the columns one card takes."""
+    text and the columns one card takes.
+
+    Under the cards: a label for each (``labels``) or one ``caption`` for the row.
+    """
     boxed_width = len(cards) * (BOX_WIDTH + 1) - 1
     if not compact and boxed_width <= width:
-        return boxed_row(cards, four_color=four_color, highlight=highlight, selected=selected,
-                         labels=labels), BOX_WIDTH + 1
-    row = cards_text(cards, four_color=four_color, highlight=set(highlight) | set(selected), sep=" ")
-    lines = [row]
-    if labels is not None and any(labels):
-        lab = Text()
-        for i, label in enumerate(labels):
-            if i:
-                lab.append(" ")
-            lab.append(label[:4].center(4), style="bold reverse" if i in selected else "")
-        lines.append(lab)
-    return Text("\n").join(lines), 5
+        body = boxed_row(cards, four_color=four_color, highlight=highlight, selected=selected,
+                         labels=labels)
+        step = BOX_WIDTH + 1
+    else:
+        body = cards_text(cards, four_color=four_color, highlight=set(highlight) | set(selected),
+                          sep=" ")
+        if labels is not None and any(labels):
+            lab = Text()
+            for i, label in enumerate(labels):
+                if i:
+                    lab.append(" ")
+                lab.append(label[:4].center(4), style="bold reverse" if i in selected else "")
+            body = Text("\n").join([body, lab])
+        step = 5
+    if labels is None and caption:
+        body = Text("\n").join([body, Text(caption, style="italic")])
+    return body, step
 
 
 class HandPanel(Widget):

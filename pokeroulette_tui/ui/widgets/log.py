@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from rich.text import Text
+from textual.events import Resize
 from textual.widgets import RichLog
 
 from pokeroulette_tui.engine.events import Event
@@ -48,5 +49,19 @@ class EventLog(RichLog):
         self.can_focus = False
 
     def add_events(self, events: Iterable[Event], me: int | None = None) -> None:
+        """Write the events and show the newest.
+
+        The scroll to the end happens now, not after the next refresh as RichLog's own does:
+        under a dialog (a hand's result) the table's screen is not refreshed, and the log
+        would stay a few lines short of the end.
+        """
+        sized = self._size_known  # before its first layout RichLog keeps the lines, then scrolls
         for event in events:
-            self.write(event_line(event, me))
+            self.write(event_line(event, me), scroll_end=None if not sized else False)
+        if sized:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def on_resize(self, event: Resize) -> None:
+        """Shorter or taller (the centre of the table grows and shrinks): still the newest."""
+        if self._size_known:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)

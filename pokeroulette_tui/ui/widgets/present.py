@@ -7,8 +7,11 @@ Names come from other players: they are always appended as plain text, never mar
 
 from __future__ import annotations
 
+import io
+from functools import lru_cache
 from typing import Any, Sequence
 
+from rich.console import Console
 from rich.text import Text
 
 from pokeroulette_tui.engine.cards import Card
@@ -117,6 +120,12 @@ def status_words(view: SeatView, p: PlayerView) -> list[str]:
     return words
 
 
+@lru_cache(maxsize=1)
+def wrap_console() -> Console:
+    """A console to wrap text with (it never prints)."""
+    return Console(file=io.StringIO(), width=200, color_system=None, legacy_windows=False)
+
+
 class _Lines:
     """Builds lines of pieces; a piece that would pass ``width`` starts a new indented line."""
 
@@ -137,6 +146,16 @@ class _Lines:
             line = self.lines[-1]
         elif line.plain.strip():
             line.append(sep)
+        room = (self.width or 0) - line.cell_len
+        if self.width and piece.cell_len > room >= 8:
+            # too long even on a line of its own: wrap it, every part under the first indented
+            fit = min(room, self.width - len(self.indent))
+            first, *rest = piece.wrap(wrap_console(), fit)
+            line.append_text(first)
+            for part in rest:
+                self.lines.append(Text(self.indent))
+                self.lines[-1].append_text(part)
+            return
         line.append_text(piece)
 
     def text(self) -> Text:

@@ -27,7 +27,7 @@ def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None)
             out.append(f" ({seconds_left}s left)", style="bold")
     if view.seat is None:
         out.append("  [public view]" if hot_seat else "  [watching]", style="italic")
-    else:
+    elif hot_seat:  # one player at this terminal: whose eyes goes without saying
         out.append("  seen by ")
         out.append(view.players[view.seat].name, style="bold")
     return out

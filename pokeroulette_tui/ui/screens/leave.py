@@ -1,0 +1,33 @@
+"""Leaving the table: one line to confirm, so a stray key never takes a seat away."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+
+class LeaveScreen(ModalScreen[bool]):
+    """"Leave the table, Ada?" — dismissed with True (leave) or False (stay)."""
+
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Leave"),
+        Binding("n,escape", "answer(False)", "Stay"),
+    ]
+
+    def __init__(self, player: str, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.player = player
+
+    def compose(self) -> ComposeResult:
+        text = Text("Leave the table, ")
+        text.append(self.player, style="bold")
+        text.append("?  y or Enter leaves · n or Esc stays")
+        yield Static(text, id="leave-box")
+        yield Footer()
+
+    def action_answer(self, leave: bool) -> None:
+        self.dismiss(leave)

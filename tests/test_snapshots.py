@@ -1,0 +1,106 @@
+"""SVG snapshots of the main screens (pytest-textual-snapshot), at 80×24 and 160×48.
+
+Every table is played to its moment with fixed seeds and no pauses, the login name is
+fixed and the settings live in a temporary folder, so each picture is the same on every
+run. After a deliberate change of the screens, look at the new pictures and accept them:
+``python -m pytest tests/test_snapshots.py --snapshot-update``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from pokeroulette_tui.engine.rules import PRESETS
+from pokeroulette_tui.session import LocalSession
+from pokeroulette_tui.table import Table
+from pokeroulette_tui.ui.app import PokerApp, make_app
+from pokeroulette_tui.ui.config import AppConfig
+from ui_pilot import press, settle, step, table_until
+
+SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
+NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ida", "Jo"]
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
+    monkeypatch.setattr("getpass.getuser", lambda: "ada")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+def seats_for(size: str) -> list[tuple[str, str | None]]:
+    """Ada and bots: 4 seats in a small terminal, 10 in a big one."""
+    players = 4 if size == "80x24" else 10
+    return [(NAMES[i], None if i == 0 else "random") for i in range(players)]
+
+
+def my_turn(phase: str, round_no: int = 0):
+    return lambda s: s.to_act == 0 and s.phase == phase and s.round_no >= round_no
+
+
+def app_at(table: Table) -> tuple[PokerApp, LocalSession]:
+    session = LocalSession(table, delay=0)
+    return make_app(AppConfig(delay=0), session), session
+
+
+def settled_with(session: LocalSession, *keys: str):
+    """``run_before``: let the bots and the dealer play until Ada is to act, press ``keys``,
+    let the table settle again, and clear the notes (they fade on a timer)."""
+    async def run_before(pilot) -> None:
+        await settle(pilot, session)
+        for key in keys:
+            await press(pilot, key)
+            await settle(pilot, session)
+        pilot.app.clear_notifications()
+        await step(pilot)
+    return run_before
+
+
+def mid_hand(size: str) -> Table:
+    if size == "80x24":
+        return table_until(PRESETS["classic"], seats_for(size), 5, my_turn("betting", 4))
+    return table_until(PRESETS["classic"], seats_for(size), 3, my_turn("betting", 3))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_start_screen(snap_compare, size):
+    assert snap_compare(make_app(AppConfig(delay=0)), terminal_size=SIZES[size])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_setup_screen(snap_compare, size):
+    assert snap_compare(make_app(AppConfig(delay=0)), press=["s"], terminal_size=SIZES[size])
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_table_mid_hand(snap_compare, size):
+    app, session = app_at(mid_hand(size))
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=settled_with(session))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_showdown(snap_compare, size):
+    def final_call(s) -> bool:
+        return (s.to_act == 0 and s.phase == "betting" and s.betting_round == "final"
+                and s.seats[0].bet == s.current_bet)
+
+    app, session = app_at(table_until(PRESETS["classic"], seats_for(size), 5, final_call))
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=settled_with(session, "c"))
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_help(snap_compare, size):
+    app, session = app_at(mid_hand(size))
+    assert snap_compare(app, terminal_size=SIZES[size],
+                        run_before=settled_with(session, "question_mark"))
+
+
+def test_draw_exchange(snap_compare):
+    rules = PRESETS["draw"].replace(betting="each_round")
+    app, session = app_at(table_until(rules, seats_for("80x24"), 2, my_turn("draw")))
+    assert snap_compare(app, run_before=settled_with(session, "2", "5"))
+
+
+def test_leave_confirm(snap_compare):
+    app, session = app_at(mid_hand("80x24"))
+    assert snap_compare(app, run_before=settled_with(session, "l"))
