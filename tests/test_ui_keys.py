@@ -286,6 +286,12 @@ async def test_light_theme_four_colours_and_theme_toggle():
         assert AppConfig.load().theme == "dark"  # remembered for the next start
         await press(pilot, "ctrl+t")
         assert app.theme == "textual-light" and AppConfig.load().theme == "light"
+        await press(pilot, "ctrl+k")  # four-colour deck off, remembered, and redrawn
+        assert not app.four_color and AppConfig.load().four_color is False
+        assert not any(w.four_color for w in table_screen(app).query(SeatWidget))
+        await press(pilot, "ctrl+k")
+        assert app.four_color and AppConfig.load().four_color is True
+        assert all(w.four_color for w in table_screen(app).query(SeatWidget))
 
 
 async def test_no_color_keeps_suits_and_states_in_text(monkeypatch):

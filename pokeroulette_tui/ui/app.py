@@ -38,6 +38,7 @@ class PokerApp(App[None]):
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False),
+        Binding("ctrl+k", "toggle_four_color", "Four colours", show=False),
     ]
 
     def __init__(self, config: AppConfig, session: Session | None = None) -> None:
@@ -103,6 +104,18 @@ class PokerApp(App[None]):
         self.theme = TEXTUAL_THEMES["light" if dark else "dark"]
         self.config.theme = "light" if dark else "dark"
         self.config.save()
+
+
+    def action_toggle_four_color(self) -> None:
+        """Switch the four-colour deck (♠ black, ♥ red, ♦ blue, ♣ green) on or off, and remember it."""
+        self.four_color = not self.four_color
+        self.config.four_color = self.four_color
+        self.config.save()
+        for screen in self.screen_stack:
+            refresh = getattr(screen, "refresh_view", None)
+            if callable(refresh) and getattr(screen, "session", None) is not None:
+                refresh()
+        self.notify("Four-colour deck " + ("on" if self.four_color else "off"))
 
 
 def make_app(config: AppConfig, session: Session | None = None) -> PokerApp:

@@ -27,6 +27,7 @@ KEYS: list[tuple[str, str]] = [
     ("u", "the rules this table agreed on"),
     ("l", "leave the table (the game goes on; you may watch or quit)"),
     ("ctrl+t", "switch between the dark and the light theme"),
+    ("ctrl+k", "four-colour deck on or off (♠ black, ♥ red, ♦ blue, ♣ green)"),
     ("? / F1", "this help"),
     ("q / ctrl+q", "quit (the game is saved and can be resumed)"),
 ]
