@@ -178,7 +178,7 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
         s = state.seats[i]
         if s.tokens > 0:
             s.tokens -= 1
-            ev.append(Event("token_lost", f"{s.name} {why} and loses one of {r.token_name} "
+            ev.append(Event("token_lost", f"{s.name} {why} and loses one of their {r.token_name} "
                             f"({s.tokens} left)", seat=i, amount=1, hand_no=h))
         elif s.last_life:
             s.status = OUT
