@@ -212,6 +212,7 @@ class TableScreen(TableAsides, Screen[None]):
         centre.view = view
         status = self.query_one(StatusLine)
         status.hot_seat = self.seating.hot_seat
+        status.fairness = str(getattr(self.session, "fairness", "") or "")
         status.view = view
         hand = self.query_one(HandPanel)
         hand.four_color = four

@@ -12,8 +12,28 @@ from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.widgets.present import phase_text
 
 
-def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None) -> Text:
-    """One line: hand, phase, who is to act (and how long is left), whose eyes."""
+def fairness_badge(summary: str) -> Text:
+    """A short mark for the deck check of network play ("" for a local table).
+
+    >>> str(fairness_badge("deck check ✓ hand 3: all 12 cards you were shown match ..."))
+    'deck ✓ 12'
+    >>> str(fairness_badge("deck check FAILED (hand 2): card 7 does not match"))
+    'deck ✗ FAILED'
+    """
+    if not summary:
+        return Text()
+    if "FAILED" in summary:
+        return Text("deck ✗ FAILED", style="bold reverse")
+    if "✓" in summary:
+        count = summary.split(" all ", 1)[-1].split(" ", 1)[0]
+        return Text(f"deck ✓ {count}" if count.isdigit() else "deck ✓", style="bold")
+    return Text("deck ?", style="italic")
+
+
+def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None,
+                fairness: str = "") -> Text:
+    """One line: hand, phase, who is to act (and how long is left), whose eyes, and in
+    network play the deck check."""
     out = Text()
     if view.hand_no:
         out.append(f"Hand {view.hand_no}", style="bold")
@@ -30,6 +50,10 @@ def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None)
     elif hot_seat:  # one player at this terminal: whose eyes goes without saying
         out.append("  seen by ")
         out.append(view.players[view.seat].name, style="bold")
+    badge = fairness_badge(fairness)
+    if badge:
+        out.append("  ")
+        out.append_text(badge)
     return out
 
 
@@ -44,6 +68,8 @@ class StatusLine(Widget):
     hot_seat: reactive[bool] = reactive(False)
     deadline: reactive[float | None] = reactive(None)
     """Event-loop time when the current turn times out (network play), or None."""
+    fairness: reactive[str] = reactive("")
+    """The deck check's summary in network play (RemoteSession.fairness), "" locally."""
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._tick)
@@ -58,4 +84,4 @@ class StatusLine(Widget):
         left = None
         if self.deadline is not None:
             left = max(0, round(self.deadline - asyncio.get_running_loop().time()))
-        return status_text(self.view, self.hot_seat, left)
+        return status_text(self.view, self.hot_seat, left, self.fairness)
