@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class TableAsides:
-    """Keys d, h, u, s, ? and l of the table screen."""
+    """Keys d, h, u, s, m, ? and l of the table screen."""
 
     view: SeatView | None
     session: Session
@@ -49,6 +49,20 @@ class TableAsides:
         if self.last_result is not None:
             self.app.push_screen(ShowdownScreen(self.last_result, four_color=self._four()),
                                  self._showdown_closed)
+
+    def action_chat(self) -> None:
+        """Network play: a line of chat to everyone at the table (shown as plain text)."""
+        from pokeroulette_tui.ui.screens.chat import ChatScreen
+
+        send = getattr(self.session, "chat", None)
+        if not callable(send):
+            return
+
+        async def sent(text: str | None) -> None:
+            if text:
+                await send(text)
+
+        self.app.push_screen(ChatScreen(), sent)
 
     def action_help(self) -> None:
         from pokeroulette_tui.ui.screens.help import HelpScreen

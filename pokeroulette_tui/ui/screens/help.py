@@ -25,6 +25,7 @@ KEYS: list[tuple[str, str]] = [
     ("s", "the last hand's result again"),
     ("h", "hand history (← → to step through hands)"),
     ("u", "the rules this table agreed on"),
+    ("m", "network play: send a chat message to the table"),
     ("l", "leave the table (the game goes on; you may watch or quit)"),
     ("ctrl+t", "switch between the dark and the light theme"),
     ("ctrl+k", "four-colour deck on or off (♠ black, ♥ red, ♦ blue, ♣ green)"),

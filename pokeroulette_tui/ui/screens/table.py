@@ -77,6 +77,7 @@ class TableScreen(TableAsides, Screen[None]):
         Binding("s", "last_hand", "Last hand", show=False),
         Binding("question_mark,f1", "help", "Help"),
         Binding("l,L", "leave", "Leave"),
+        Binding("m", "chat", "Chat"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -306,6 +307,8 @@ class TableScreen(TableAsides, Screen[None]):
             return self.last_result is not None
         if action == "leave":
             return self._leaver() is not None
+        if action == "chat":
+            return callable(getattr(self.session, "chat", None))
         return True
 
     async def act(self, action: Action) -> None:
