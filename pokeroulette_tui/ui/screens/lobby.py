@@ -118,12 +118,12 @@ class LobbyScreen(Screen[None]):
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
     LobbyScreen #lobby-info { height: auto; padding: 0 1; }
-    LobbyScreen #lobby-main { height: 1fr; }
-    LobbyScreen #lobby-seats-box { width: 1fr; padding: 0 1; }
+    LobbyScreen #lobby-main { height: 2fr; min-height: 7; }
+    LobbyScreen #lobby-seats-box { width: 1fr; min-width: 46; padding: 0 1; scrollbar-size-vertical: 1; }
     LobbyScreen #lobby-rules-box { width: 1fr; padding: 0 1; }
     LobbyScreen #lobby-buttons { height: auto; }
     LobbyScreen #lobby-buttons Button { margin: 0 1; min-width: 10; }
-    LobbyScreen #lobby-chat { height: 8; padding: 0 1; }
+    LobbyScreen #lobby-chat { height: 1fr; min-height: 3; max-height: 10; padding: 0 1; }
     LobbyScreen .lobby-title { text-style: bold; }
     """
 
@@ -139,7 +139,7 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(Text("\n".join(self.info + ["Connecting…"])), id="lobby-info")
         with Horizontal(id="lobby-main"):
-            with Vertical(id="lobby-seats-box"):
+            with VerticalScroll(id="lobby-seats-box"):
                 yield Static(Text("Seats", style="bold"), classes="lobby-title")
                 yield Static(Text(""), id="lobby-seats")
                 yield Static(Text(""), id="lobby-summary")
