@@ -10,8 +10,6 @@ import asyncio
 import sys
 from pathlib import Path
 
-from pokeroulette_tui.engine.actions import Call, Check, Discard, MoveStockToActive
-from pokeroulette_tui.engine.game import dealer_to_act, legal_actions
 from pokeroulette_tui.engine.rules import PRESETS
 from pokeroulette_tui.session import LocalSession
 from pokeroulette_tui.table import SeatConfig, Table
@@ -19,22 +17,10 @@ from pokeroulette_tui.ui.app import make_app
 from pokeroulette_tui.ui.config import AppConfig
 
 HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE.parents[1] / "tests"))
+from ui_pilot import passive_step  # noqa: E402  (the tests' passive player: one copy of it)
+
 NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ida", "Jo"]
-
-
-def passive(table: Table) -> None:
-    """One step: the dealer's, or the seat to act checks, calls, keeps or stands pat."""
-    s = table.state
-    if dealer_to_act(s):
-        table.apply(legal_actions(s, None)[0])
-        return
-    legal = legal_actions(s, s.to_act)
-    for kind in (Check, Call, MoveStockToActive, Discard):
-        for a in legal:
-            if isinstance(a, kind) and not getattr(a, "index", None) and not getattr(a, "indices", ()):
-                table.apply(a)
-                return
-    table.apply(legal[-1])
 
 
 def table_until(rules, players: int, seed: int, stop) -> Table:
@@ -43,7 +29,7 @@ def table_until(rules, players: int, seed: int, stop) -> Table:
     for _ in range(5000):
         if stop(table.state):
             return table
-        passive(table)
+        passive_step(table)
     raise SystemExit("never reached the moment")
 
 
