@@ -16,7 +16,7 @@ from pokeroulette_tui.ui.screens.gameover import GameOverScreen
 from pokeroulette_tui.ui.screens.privacy import PrivacyScreen
 from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
 from pokeroulette_tui.ui.screens.table import TableScreen
-from ui_pilot import SIZE, app_for, local_session, press, screen_text, settled, step, table_screen
+from ui_pilot import SIZE, app_for, local_session, press, press_passive, screen_text, settled, step, table_screen
 
 
 @pytest.fixture(autouse=True)
@@ -121,15 +121,7 @@ async def play_hot_seat(rules, seats, seed, hands: int) -> Watcher:
                 view = table_screen(app).view
                 assert view.my_turn, "the acting human sees the table as themselves"
                 assert view.seat in session.local_seats
-                if view.phase == "betting":
-                    kinds = view.options.kinds
-                    await press(pilot, "c" if ("check" in kinds or "call" in kinds) else "a")
-                elif view.phase == "stock_to_active":
-                    await press(pilot, "k")
-                elif view.phase == "cut":
-                    await press(pilot, "enter")
-                elif view.phase == "draw":
-                    await press(pilot, "1", "2", "enter")
+                await press_passive(pilot, view, ("1", "2", "enter"))
             w.check()
             if session.table.state.hand_no > hands:
                 break

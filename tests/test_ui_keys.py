@@ -20,7 +20,7 @@ from pokeroulette_tui.ui.screens.rules import RulesScreen
 from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
 from pokeroulette_tui.ui.screens.table import BET_ACTIONS, TableScreen
 from pokeroulette_tui.ui.widgets.seat import SeatWidget
-from ui_pilot import SIZE, app_for, local_session, press, screen_text, settle, step, table_screen
+from ui_pilot import SIZE, app_for, local_session, press, press_passive, screen_text, settle, step, table_screen
 
 GAME_KEYS = ("c", "b", "r", "a", "f", "k", "p", "e", "1", "2", "enter", "left")
 
@@ -49,15 +49,7 @@ async def until_phase(pilot, app, session, phase: str, limit: int = 60):
         view = table_screen(app).view
         if view.my_turn and view.phase == phase:
             return view
-        if view.phase == "betting":
-            kinds = view.options.kinds
-            await press(pilot, "c" if ("check" in kinds or "call" in kinds) else "a")
-        elif view.phase == "stock_to_active":
-            await press(pilot, "k")
-        elif view.phase == "cut":
-            await press(pilot, "enter")
-        elif view.phase == "draw":
-            await press(pilot, "p")
+        await press_passive(pilot, view)
     raise AssertionError(f"never reached {phase}")
 
 

@@ -128,3 +128,17 @@ def table_until(rules: RuleSet, seats: Sequence[tuple[str, str | None]], seed: i
             return table
         passive_step(table)
     raise AssertionError("the table never reached the moment asked for")
+
+
+async def press_passive(pilot, view, draw_keys: Sequence[str] = ("p",)) -> None:
+    """Answer the human's turn by keys: check or call (else all in), keep the stock, cut in
+    the middle, and in the draw press ``draw_keys`` (default: stand pat)."""
+    if view.phase == "betting":
+        kinds = view.options.kinds
+        await press(pilot, "c" if ("check" in kinds or "call" in kinds) else "a")
+    elif view.phase == "stock_to_active":
+        await press(pilot, "k")
+    elif view.phase == "cut":
+        await press(pilot, "enter")
+    elif view.phase == "draw":
+        await press(pilot, *draw_keys)

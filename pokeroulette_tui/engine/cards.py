@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import Counter
 from typing import Iterable, NamedTuple
 
 SUITS = "SHDC"
@@ -143,11 +142,6 @@ def make_shoe(decks: int = 1, *, jokers: bool = True) -> list[Card]:
     """
     one = list(STANDARD_DECK) + ([JOKER, JOKER] if jokers else [])
     return one * decks
-
-
-def card_counts(cards: Iterable[Card]) -> Counter:
-    """A multiset of cards, for conservation checks."""
-    return Counter(cards)
 
 
 def shuffled(cards: list[Card], rng: random.Random) -> list[Card]:
