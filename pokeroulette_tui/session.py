@@ -37,6 +37,9 @@ class Session(abc.ABC):
 
     local_seats: tuple[int, ...] = ()
     rules: RuleSet
+    #: True when the table waits at the end of each hand until the result has been seen
+    #: (:meth:`next_hand`); False when the table paces itself (network play).
+    holds_results: bool = False
 
     @property
     def log_viewer(self) -> int | None:
@@ -58,6 +61,13 @@ class Session(abc.ABC):
     def history(self) -> list[list[Event]]:
         """Past hands' events, redacted for ``log_viewer``."""
 
+    def result_pending(self) -> bool:
+        """True while a finished hand's result waits to be seen before the next deal."""
+        return False
+
+    async def next_hand(self) -> None:
+        """The result has been seen: deal the next hand (a table that paces itself ignores it)."""
+
     async def start(self) -> None:
         """Begin play (deal the first hand, start bots)."""
 
@@ -66,7 +76,13 @@ class Session(abc.ABC):
 
 
 class LocalSession(Session):
-    """An in-process table: the engine, bots and dealer steps paced by ``delay`` seconds."""
+    """An in-process table: the engine, bots and dealer steps paced by ``delay`` seconds.
+
+    At the end of each hand it waits for :meth:`next_hand` (the result has been seen)
+    before the next deal, so nothing is dealt behind the result.
+    """
+
+    holds_results = True
 
     def __init__(self, table: Table, *, delay: float = 0.6, bot_delay: float | None = None) -> None:
         self.table = table
@@ -78,6 +94,7 @@ class LocalSession(Session):
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
+        self._seen = 0  # results seen up to this hand number
 
     def view(self, seat: int | None) -> SeatView:
         if seat is not None and seat not in self.local_seats:
@@ -90,6 +107,14 @@ class LocalSession(Session):
     async def start(self) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="local-session")
+
+    def result_pending(self) -> bool:
+        state = self.table.state
+        return state.phase == "hand_over" and not state.game_over and state.hand_no > self._seen
+
+    async def next_hand(self) -> None:
+        self._seen = max(self._seen, self.table.state.hand_no)
+        self._wake.set()
 
     async def act(self, action: Action) -> None:
         if action.seat not in self.local_seats:
@@ -114,7 +139,7 @@ class LocalSession(Session):
         table = self.table
         while True:
             stamp = len(table.actions)
-            if table.state.game_over:
+            if table.state.game_over or self.result_pending():
                 return None, stamp
             turn = table.bot_turn()
             if turn is None:

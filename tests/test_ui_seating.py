@@ -47,9 +47,31 @@ def test_hot_seat_turns_public_when_another_human_is_to_act():
     cutter = acting_seat(pub)
     other = next(i for i in range(3) if i != cutter)
     s = Seating([cutter, other])
-    s.viewer = other  # the other human had the keyboard
-    assert s.due(pub)
+    s._open = other  # the other human had the keyboard (and the turn moved on without a key)
+    assert s.viewer == other and s.due(pub)
     assert s.look(pub) == cutter and s.viewer is None
+
+
+def test_hot_seat_turns_public_once_the_decision_is_made():
+    g = cut_phase()
+    pub = view_for(g, None)
+    cutter = acting_seat(pub)
+    other = next(i for i in range(3) if i != cutter)
+    s = Seating([cutter, other])
+    assert s.look(pub) == cutter
+    s.confirmed(cutter, pub)
+    assert s.viewer == cutter
+    s.acted(cutter)
+    assert s.viewer is None
+    # the same seat to act again (a second decision): asked again, public until then
+    assert s.look(pub) == cutter and s.viewer is None
+
+
+def test_one_human_keeps_their_seat_after_acting():
+    g = cut_phase()
+    s = Seating([1])
+    s.acted(1)
+    assert s.viewer == 1 and s.look(view_for(g, None)) is None
 
 
 def test_confirmation_too_late_stays_public():

@@ -38,11 +38,12 @@ def screen_text(app: App) -> str:
 
 
 def settled(session: LocalSession) -> bool:
-    """Nothing left to do without a human: the queue is drained and a human is to act
-    (or the game is over)."""
+    """Nothing left to do without a human: the queue is drained and a human is to act,
+    a hand's result waits to be seen, or the game is over."""
     table = session.table
     return session._queue.empty() and (
-        table.state.game_over or table.waiting_for_human() is not None)
+        table.state.game_over or table.waiting_for_human() is not None
+        or session.result_pending())
 
 
 async def settle(pilot, session: LocalSession, limit: int = 500) -> None:

@@ -15,14 +15,15 @@ def acting_seat(pub: SeatView) -> int | None:
 
 
 class Seating:
-    """Chooses the viewer of the table.
+    """Chooses the viewer of the table: the one rule for what a screen may show.
 
     - No local human: nobody's eyes (public cards only).
-    - One local human: always that seat.
-    - Hot-seat (two or more): public until the human to act has confirmed the privacy
-      screen; that seat's eyes then stay until another local human is to act, when the
-      table turns public again and that human is asked for. So no frame shows a seat's
-      private cards while another local human is to act.
+    - One local human: always that seat (nobody else sits at this terminal).
+    - Hot-seat (two or more): a seat's eyes only from the moment its player passes the
+      privacy screen until that player's decision is made. At every other moment — the
+      dealer dealing, a bot thinking, between hands, behind the result, at game over —
+      the table is public. So every hand starts public, and a person's cards are never
+      on screen while someone else has the keyboard.
 
     >>> s = Seating([0, 1])
     >>> s.viewer, s.hot_seat
@@ -31,14 +32,21 @@ class Seating:
 
     def __init__(self, humans: Sequence[int]) -> None:
         self.humans = tuple(humans)
-        self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.asking: int | None = None
         self._hot = len(self.humans) > 1
+        self._open: int | None = None  # hot-seat: passed the privacy screen, not yet acted
 
     @property
     def hot_seat(self) -> bool:
         """True when several people share this terminal (it stays so after some leave)."""
         return self._hot
+
+    @property
+    def viewer(self) -> int | None:
+        """The seat whose private cards the table shows now (None: public only)."""
+        if not self._hot:
+            return self.humans[0] if self.humans else None
+        return self._open
 
     def leave(self, seat: int) -> None:
         """``seat``'s player left the table: nobody plays it here any more, and the table is
@@ -49,30 +57,45 @@ class Seating:
         ((), None, False)
         """
         self.humans = tuple(h for h in self.humans if h != seat)
-        if self.viewer == seat:
-            self.viewer = None
+        self.acted(seat)
         if self.asking == seat:
             self.asking = None
 
+    def acted(self, seat: int | None) -> None:
+        """``seat`` made its decision: in hot-seat the table turns public at once.
+
+        >>> s = Seating([0, 1]); s._open = 0
+        >>> s.acted(1); s.viewer
+        0
+        >>> s.acted(0); s.viewer is None
+        True
+        """
+        if self._open == seat:
+            self._open = None
+
     def due(self, pub: SeatView) -> bool:
-        """True when another local human is now to act (the table must turn public)."""
+        """True when a local human other than the viewer is now to act (the table must be
+        looked at again at once)."""
         seat = acting_seat(pub)
-        return self.hot_seat and seat in self.humans and seat != self.viewer
+        return self._hot and seat in self.humans and seat != self._open
 
     def look(self, pub: SeatView) -> int | None:
         """Update the viewer for the table as it is now; returns a seat to ask for with the
-        privacy screen (once per turn), or None."""
-        if not self.due(pub):
+        privacy screen (once per decision), or None."""
+        if not self._hot:
             return None
         seat = acting_seat(pub)
-        self.viewer = None
-        if self.asking == seat:
+        if self._open is not None and self._open != seat:
+            self._open = None  # the turn moved on (a decision made some other way)
+        if seat is None or seat not in self.humans or seat == self._open or seat == self.asking:
             return None
         self.asking = seat
         return seat
 
     def confirmed(self, seat: int, pub: SeatView) -> None:
-        """``seat``'s player pressed Enter on the privacy screen."""
-        self.asking = None
-        if acting_seat(pub) == seat:
-            self.viewer = seat
+        """``seat``'s player pressed Enter on the privacy screen; the cards are shown only
+        if the table (``pub``) still waits for that seat."""
+        if self.asking == seat:
+            self.asking = None
+        if self._hot and acting_seat(pub) == seat and seat in self.humans:
+            self._open = seat

@@ -140,27 +140,33 @@ class ShowdownScreen(ModalScreen[None]):
     """
 
     BINDINGS = [
-        Binding("enter,n", "close", "Next hand"),
+        Binding("enter,n", "close", "Continue"),
         Binding("escape", "close", "Close", show=False),
         Binding("q", "app.quit", "Quit"),
     ]
 
     result: reactive[HandResult | None] = reactive(None, always_update=True)
+    prompt: reactive[str] = reactive("Enter: back to the table")
 
-    def __init__(self, result: HandResult, *, four_color: bool = False, name: str | None = None,
+    def __init__(self, result: HandResult, *, four_color: bool = False,
+                 prompt: str = "Enter: back to the table", name: str | None = None,
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.four_color = four_color
         self.set_reactive(ShowdownScreen.result, result)
+        self.set_reactive(ShowdownScreen.prompt, prompt)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="showdown-box", classes="dialog"):
             yield Static("", id="showdown-title", classes="dialog-title")
             with VerticalScroll():
                 yield Static("", id="showdown-text")
-            yield Static(Text("Enter/n: next hand · underlined cards make each hand",
-                              style="italic"))
+            yield Static("", id="showdown-prompt")
         yield Footer()
+
+    def watch_prompt(self) -> None:
+        if self.is_mounted:
+            self._show()
 
     def on_mount(self) -> None:
         self._show()
@@ -176,6 +182,8 @@ class ShowdownScreen(ModalScreen[None]):
         title = f"Hand {res.hand_no}: showdown" if res.shown else f"Hand {res.hand_no} is over"
         self.query_one("#showdown-title", Static).update(Text(title, style="bold"))
         self.query_one("#showdown-text", Static).update(result_text(res, four_color=self.four_color))
+        hint = " · underlined cards make each hand" if res.shown else ""
+        self.query_one("#showdown-prompt", Static).update(Text(self.prompt + hint, style="italic"))
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -122,6 +122,8 @@ class TableScreen(TableAsides, Screen[None]):
             self.query_one(EventLog).add_events(past[-1], self.session.log_viewer)
         self.pump_updates()
         self.refresh_view()
+        if self.session.result_pending():  # resumed while the last result waited to be seen
+            self.show_hand_result()
         await self.session.start()
 
     async def on_unmount(self) -> None:
@@ -158,6 +160,7 @@ class TableScreen(TableAsides, Screen[None]):
         for event in update.events:
             if event.kind == "hand_started":
                 self._hand_events = []
+                self._close_stale_result()
             self._hand_events.append(event)
             hand_over |= event.kind == "hand_over"
             game_over |= event.kind == "game_over"
@@ -232,22 +235,42 @@ class TableScreen(TableAsides, Screen[None]):
         self.refresh_view()
 
     def show_hand_result(self) -> None:
+        """The result of the hand just over, in a dialog (folds too). A local table deals
+        the next hand when it is closed; a network table deals on its own pace."""
         from pokeroulette_tui.ui.screens.showdown import HandResult, ShowdownScreen
 
         pub = self.session.view(None)
         current = pub.result if pub.phase in ("hand_over", "game_over") else None
         result = HandResult.from_events(self._hand_events, pub, current)
         self.last_result = result
-        if result.is_showdown and isinstance(self.app.screen, ShowdownScreen):
+        prompt = self._result_prompt(pub)
+        if isinstance(self.app.screen, ShowdownScreen):
+            self.app.screen.prompt = prompt
             self.app.screen.result = result
-        elif result.is_showdown:
-            self.app.push_screen(ShowdownScreen(result, four_color=self._four()),
-                                 self._showdown_closed)
         else:
-            self.notify(result.summary(), title=f"Hand {result.hand_no}", markup=False)
+            self.app.push_screen(ShowdownScreen(result, four_color=self._four(), prompt=prompt),
+                                 self._showdown_closed)
         self.refresh_bindings()
 
-    def _showdown_closed(self, _result: None) -> None:
+    def _result_prompt(self, pub: SeatView) -> str:
+        """What Enter does on the result dialog, said truthfully."""
+        if pub.game_over:
+            return "Enter: the final standings"
+        if self.session.holds_results:
+            return "Enter: deal the next hand"
+        return "Enter: close · the host deals the next hand in a moment"
+
+    def _close_stale_result(self) -> None:
+        """A table that paces itself dealt the next hand: the result dialog goes (``s``
+        shows it again), so the new hand, and any turn timer, is never behind it."""
+        from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
+
+        if not self.session.holds_results and isinstance(self.app.screen, ShowdownScreen):
+            self.app.screen.dismiss(None)
+
+    async def _showdown_closed(self, _result: None) -> None:
+        if self.session.result_pending():
+            await self.session.next_hand()
         if self._game_over_pending and not self._showing_result():
             self.show_game_over()
 
@@ -317,6 +340,8 @@ class TableScreen(TableAsides, Screen[None]):
             await self.session.act(action)
         except IllegalAction as exc:
             self.notify(str(exc), title="Not allowed", severity="warning", markup=False)
+        else:
+            self.seating.acted(action.seat)  # hot-seat: public again before the next frame
         self.refresh_view()
 
     def _seat(self) -> int:
