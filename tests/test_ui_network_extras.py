@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 from pokeroulette_tui.engine.rules import PRESETS
+from pokeroulette_tui.session import LocalSession
 from pokeroulette_tui.ui.widgets.status import StatusLine
-from ui_pilot import SIZE, app_for, local_session, press, screen_text, settle, table_screen
+from ui_pilot import (SIZE, app_for, local_session, press, press_passive, screen_text, settle,
+                      table_screen)
 
 SEATS = [("Ana", None), ("Bo", "random"), ("Cy", "random")]
 
@@ -67,3 +69,48 @@ async def test_no_chat_key_at_a_local_table():
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, session)
         assert not table_screen(app).check_action("chat", ())
+
+
+class SelfPacedSession(LocalSession):
+    """A table that deals on its own pace, as a network host does (``--result-pause``)."""
+
+    holds_results = False
+
+    def result_pending(self) -> bool:
+        return False
+
+
+async def test_a_self_paced_table_shows_the_result_without_blocking_the_next_hand():
+    from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
+
+    session = SelfPacedSession(local_session(PRESETS["classic"], SEATS, 4).table, delay=0)
+    app = app_for(session)
+    shown: list[ShowdownScreen] = []
+    push = app.push_screen
+
+    def watched_push(screen, *args, **kwargs):
+        if isinstance(screen, ShowdownScreen):
+            shown.append(screen)
+        return push(screen, *args, **kwargs)
+
+    app.push_screen = watched_push
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(60):
+            await settle(pilot, session)
+            if session.table.state.hand_no >= 2 and session.table.waiting_for_human() is not None:
+                break
+            if isinstance(app.screen, ShowdownScreen):  # only while the next hand is not dealt
+                assert session.table.state.phase in ("hand_over", "game_over")
+            view = table_screen(app).view
+            if view.options is not None and not {"check", "call"} & set(view.options.kinds):
+                await press(pilot, "f")  # never all in: the game goes on to a second hand
+            else:
+                await press_passive(pilot, view)
+        assert shown, "the hand's result was shown"
+        assert "the host deals the next hand" in str(shown[0].prompt)
+        # the next hand was dealt: the result is out of the way, the player's turn is live
+        assert not isinstance(app.screen, ShowdownScreen)
+        assert table_screen(app).view.my_turn
+        await press(pilot, "s")  # and the result is still there to read
+        assert isinstance(app.screen, ShowdownScreen)
+        assert "back to the table" in screen_text(app)

@@ -18,7 +18,8 @@ KEYS: list[tuple[str, str]] = [
     ("1-9, 0", "stock to active: move that stock card (0 = the tenth); or click it"),
     ("k", "stock to active: keep the stock as it is"),
     ("1-5", "draw: select or unselect a card to exchange; or click it"),
-    ("Enter", "draw: exchange the selected cards; cut: cut the deck here"),
+    ("Enter", "draw: exchange the selected cards; cut: cut the deck here; "
+              "a hand's result: deal the next hand (the table waits until then)"),
     ("p", "draw: stand pat (exchange nothing)"),
     ("← → ↑ ↓ / e", "cut: move the cut point by 1 or 5 / type it"),
     ("d", "look through the discard pile"),

@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
@@ -180,10 +181,14 @@ class ShowdownScreen(ModalScreen[None]):
         if res is None:
             return
         title = f"Hand {res.hand_no}: showdown" if res.shown else f"Hand {res.hand_no} is over"
-        self.query_one("#showdown-title", Static).update(Text(title, style="bold"))
-        self.query_one("#showdown-text", Static).update(result_text(res, four_color=self.four_color))
         hint = " · underlined cards make each hand" if res.shown else ""
-        self.query_one("#showdown-prompt", Static).update(Text(self.prompt + hint, style="italic"))
+        try:
+            self.query_one("#showdown-title", Static).update(Text(title, style="bold"))
+            self.query_one("#showdown-text", Static).update(
+                result_text(res, four_color=self.four_color))
+            self.query_one("#showdown-prompt", Static).update(Text(self.prompt + hint, style="italic"))
+        except NoMatches:  # not composed yet (on_mount shows it) or already closing
+            pass
 
     def action_close(self) -> None:
         self.dismiss(None)
