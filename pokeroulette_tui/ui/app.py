@@ -7,7 +7,9 @@ from typing import TYPE_CHECKING
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.ui.styles import css_paths
 
@@ -25,7 +27,7 @@ class PlaceholderStart(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("Poker Roulette\n\nStart a table with: pokeroulette play --help", id="placeholder")
-        yield Footer()
+        yield TidyFooter()
 
 
 class PokerApp(App[None]):

@@ -7,7 +7,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Static
+from textual.widgets import Button, Input, Static
+
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.widgets.present import total_pot
@@ -95,7 +97,7 @@ class AmountScreen(ModalScreen[int | None]):
                               placeholder=f"{self.lo}–{self.hi}")
             yield Static("", id="amount-error")
             yield Static(Text("Enter confirms · Esc cancels", style="italic"))
-        yield Footer()
+        yield TidyFooter()
 
     def on_mount(self) -> None:
         box = self.query_one("#amount-input", Input)

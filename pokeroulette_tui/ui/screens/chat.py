@@ -6,7 +6,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
+
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 MAX_CHAT = 200
 
@@ -20,7 +22,7 @@ class ChatScreen(ModalScreen[str | None]):
         with Vertical(id="chat-box"):
             yield Static("Message to the table (Enter sends, Esc cancels)")
             yield Input(placeholder="say something", max_length=MAX_CHAT, id="chat-input")
-        yield Footer()
+        yield TidyFooter()
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()

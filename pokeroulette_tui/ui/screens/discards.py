@@ -9,7 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.engine.cards import RANK_CHARS, SUIT_SYMBOLS, SUITS, Card
 from pokeroulette_tui.ui.renderables import cards_text
@@ -54,7 +56,7 @@ class DiscardsScreen(ModalScreen[None]):
             yield Static(Text("Discard pile", style="bold"), classes="dialog-title")
             with VerticalScroll():
                 yield Static(pile_text(self.cards, four_color=self.four_color))
-        yield Footer()
+        yield TidyFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -8,7 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.widgets.present import standings
@@ -60,7 +62,7 @@ class GameOverScreen(ModalScreen[str | None]):
             yield Static(Text(f"{self.view.hand_no} hands played · q quit"
                               + (" · n new game" if self.can_start_new else "")
                               + " · h history · Esc back to the table", style="italic"))
-        yield Footer()
+        yield TidyFooter()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters and parameters[0] == "new":

@@ -8,7 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 KEYS: list[tuple[str, str]] = [
     ("c", "check, or call the bet"),
@@ -74,7 +76,7 @@ class HelpScreen(ModalScreen[None]):
             with VerticalScroll():
                 yield Static(help_text())
                 yield Static(Text("\n" + SUMMARY))
-        yield Footer()
+        yield TidyFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -8,7 +8,9 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.ui.widgets.log import event_line
@@ -46,7 +48,7 @@ class HistoryScreen(ModalScreen[None]):
             with VerticalScroll(id="history-scroll"):
                 yield Static("", id="history-text")
             yield Static(Text("←/→ earlier/later hand · Home/End · Esc close", style="italic"))
-        yield Footer()
+        yield TidyFooter()
 
     def on_mount(self) -> None:
         self._show()

@@ -6,7 +6,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 
 class LeaveScreen(ModalScreen[bool]):
@@ -27,7 +29,7 @@ class LeaveScreen(ModalScreen[bool]):
         text.append(self.player, style="bold")
         text.append("?  y or Enter leaves · n or Esc stays")
         yield Static(text, id="leave-box")
-        yield Footer()
+        yield TidyFooter()
 
     def action_answer(self, leave: bool) -> None:
         self.dismiss(leave)

@@ -7,7 +7,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Middle
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 
 class PrivacyScreen(Screen[bool]):
@@ -34,7 +36,7 @@ class PrivacyScreen(Screen[bool]):
         with Middle():
             with Center():
                 yield Static(text, id="privacy-box")
-        yield Footer()
+        yield TidyFooter()
 
     def action_ready(self) -> None:
         self.dismiss(True)

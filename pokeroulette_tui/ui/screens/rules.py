@@ -7,7 +7,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.engine.rules import RuleSet
 
@@ -39,7 +41,7 @@ class RulesScreen(ModalScreen[None]):
             yield Static(Text("The rules of this table", style="bold"), classes="dialog-title")
             with VerticalScroll():
                 yield Static(rules_text(self.rules, self.suit_order))
-        yield Footer()
+        yield TidyFooter()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -12,7 +12,9 @@ from textual.containers import Vertical, VerticalScroll
 from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.events import Event
@@ -163,7 +165,7 @@ class ShowdownScreen(ModalScreen[None]):
             with VerticalScroll():
                 yield Static("", id="showdown-text")
             yield Static("", id="showdown-prompt")
-        yield Footer()
+        yield TidyFooter()
 
     def watch_prompt(self) -> None:
         if self.is_mounted:

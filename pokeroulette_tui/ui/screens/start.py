@@ -7,7 +7,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Static
+
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.engine.rules import PRESET_NOTES
 from pokeroulette_tui.session import Session
@@ -83,7 +85,7 @@ class StartScreen(Screen[None]):
                     yield Button("Quit (q)", id="quit")
                 yield Static("", id="table-rules-title")
                 yield Static("", id="table-rules")
-        yield Footer()
+        yield TidyFooter()
 
     def on_mount(self) -> None:
         config = app_config(self.app)

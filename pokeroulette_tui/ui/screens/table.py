@@ -11,13 +11,13 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import work
+from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from pokeroulette_tui.engine.actions import (Action, AllIn, Call, Check, Cut, Discard, Fold,
                                              IllegalAction, MoveStockToActive, PlaceBet, RaiseTo)
@@ -27,6 +27,7 @@ from pokeroulette_tui.session import Session, Update
 from pokeroulette_tui.ui.screens.asides import TableAsides
 from pokeroulette_tui.ui.screens.seating import Seating
 from pokeroulette_tui.ui.widgets.centre import CentreWidget
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 from pokeroulette_tui.ui.widgets.hand import HandPanel
 from pokeroulette_tui.ui.widgets.log import EventLog
 from pokeroulette_tui.ui.widgets.seat import SeatWidget
@@ -96,6 +97,9 @@ class TableScreen(TableAsides, Screen[None]):
         self._game_over_pending = False
         self._last_to_act: int | None = None
         self._refresh_pending = False
+        self._live_keys: tuple[bool, ...] = ()
+        self._key_actions = [parse_action(b.action)[1:] for b in self.BINDINGS
+                             if isinstance(b, Binding) and "." not in b.action]
 
     # -- layout -------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -113,7 +117,7 @@ class TableScreen(TableAsides, Screen[None]):
                 yield CentreWidget(id="centre")
                 yield EventLog(id="log")
         yield HandPanel(id="hand")
-        yield Footer()
+        yield TidyFooter()
 
     async def on_mount(self) -> None:
         past = self.session.history()
@@ -228,7 +232,15 @@ class TableScreen(TableAsides, Screen[None]):
         if to_act is not None and to_act != self._last_to_act:
             self.query_one("#seats").scroll_to_widget(self.query_one(f"#seat-{to_act}"), animate=False)
         self._last_to_act = to_act
-        self.refresh_bindings()
+        self._refresh_keys()
+
+    def _refresh_keys(self) -> None:
+        """Tell the footer about the live keys, only when they changed (most updates —
+        a bot's bet, a card turned — change none, and a footer rebuild is not free)."""
+        live = tuple(bool(self.check_action(name, params)) for name, params in self._key_actions)
+        if live != self._live_keys:
+            self._live_keys = live
+            self.refresh_bindings()
 
     def _privacy_passed(self, seat: int, _ok: bool | None) -> None:
         self.seating.confirmed(seat, self.session.view(None))
@@ -250,7 +262,7 @@ class TableScreen(TableAsides, Screen[None]):
         else:
             self.app.push_screen(ShowdownScreen(result, four_color=self._four(), prompt=prompt),
                                  self._showdown_closed)
-        self.refresh_bindings()
+        self._refresh_keys()
 
     def _result_prompt(self, pub: SeatView) -> str:
         """What Enter does on the result dialog, said truthfully."""
@@ -453,7 +465,7 @@ class TableScreen(TableAsides, Screen[None]):
             await self.action_choose(message.index)
         elif message.kind == "hand" and self.check_action("toggle", (message.index,)):
             self.action_toggle(message.index)
-        self.refresh_bindings()
+        self._refresh_keys()
 
     def on_hand_panel_cut_clicked(self, message: HandPanel.CutClicked) -> None:
         self._set_cut(message.position)
