@@ -91,13 +91,23 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--max-hands", type=int, default=200, help="stop a game after this many hands")
     sim.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
 
-    host = sub.add_parser("host", help="host a table on the network")
+    host = sub.add_parser("host", help="host a table on the network or on this machine")
     _add_rules_args(host)
+    host.add_argument("--unix", nargs="?", const="", default=None, metavar="PATH",
+                      help="a table for accounts of this machine, on a Unix socket (default "
+                           "/tmp/pokeroulette-UID/table.sock): players join with @LOGIN")
+    host.add_argument("--allow", default=None, metavar="LOGIN,LOGIN",
+                      help="with --unix: the accounts that may join (default: your group)")
     host.add_argument("--port", type=int, default=7777)
     host.add_argument("--bind", default="0.0.0.0")
-    host.add_argument("--password", default=None)
-    host.add_argument("--name", default=None, help="your name at the table")
+    _add_password_args(host)
+    host.add_argument("--name", default=None, help="your name at the table (TCP)")
     host.add_argument("--headless", action="store_true", help="host without sitting at the table")
+    host.add_argument("--stop", action="store_true",
+                      help="stop your table (the one at --unix [PATH], or on --port)")
+    host.add_argument("--detach", action="store_true",
+                      help="with --headless: serve in the background and return (the table "
+                           "outlives this terminal)")
     host.add_argument("--resume", default=None, metavar="FILE", help="resume a saved table")
     host.add_argument("--bots", type=int, default=0, help="bot seats to add at the start")
     host.add_argument("--turn-timeout", type=float, default=60.0, help="seconds per turn (0 = none)")
@@ -105,13 +115,27 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--delay", type=float, default=None, help="seconds between dealer and bot steps")
     host.add_argument("--save", default=None, metavar="FILE", help="where the table is saved after every action")
     host.add_argument("--seed", type=int, default=None, help="fixed shuffle (testing only: not a fair deck)")
+    host.add_argument("--result-pause", type=float, default=None, metavar="SECONDS",
+                      help="after each hand, the result is shown this long before the next "
+                           "deal (default 4)")
 
-    join = sub.add_parser("join", help="join a table hosted on the network")
-    join.add_argument("address", metavar="HOST[:PORT]")
-    join.add_argument("--name", required=True)
-    join.add_argument("--password", default=None)
+    join = sub.add_parser("join", help="join a table: @LOGIN on this machine, or HOST[:PORT]")
+    join.add_argument("address", nargs="?", default=None, metavar="@LOGIN | HOST[:PORT]")
+    join.add_argument("--unix", default=None, metavar="PATH", help="join the table at this socket")
+    join.add_argument("--owner", default=None, metavar="LOGIN",
+                      help="with --unix: the account that must be serving that socket")
+    join.add_argument("--name", default=None, help="your name at a TCP table")
+    _add_password_args(join)
     join.add_argument("--spectate", action="store_true", help="watch, seeing public cards only")
     return parser
+
+
+def _add_password_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--password", nargs="?", const=True, default=None,
+                   help="ask for the table's password (a value here is refused: other "
+                        "accounts can read command lines); or set POKEROULETTE_PASSWORD")
+    p.add_argument("--password-file", default=None, metavar="FILE",
+                   help="read the password from the first line of FILE (mode 0600)")
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

@@ -73,19 +73,21 @@ class Harness:
                 peer.closed = True
                 self.deliver(self.host.disconnect(o.cid, self.now))
 
-    def connect(self) -> Peer:
+    def connect(self, peer: Any = None) -> Peer:
+        """A new connection; ``peer`` is what the server learnt about it (an Account from
+        the kernel on a Unix socket, or an address)."""
         self._next += 1
-        peer = Peer(self._next)
-        self.peers[peer.cid] = peer
-        self.deliver(self.host.connect(peer.cid, self.now))
-        return peer
+        conn = Peer(self._next)
+        self.peers[conn.cid] = conn
+        self.deliver(self.host.connect(conn.cid, self.now, peer))
+        return conn
 
     def send(self, peer: Peer, msg: dict[str, Any] | bytes) -> None:
         line = msg if isinstance(msg, bytes) else P.encode(msg)
         self.deliver(self.host.receive(peer.cid, line, self.now))
 
-    def join(self, name: str, **hello: Any) -> Peer:
-        peer = self.connect()
+    def join(self, name: str, *, peer: Any = None, **hello: Any) -> Peer:
+        peer = self.connect(peer)
         self.send(peer, {"type": "hello", "version": 1, "name": name, **hello})
         welcome = peer.of("welcome")
         if welcome:

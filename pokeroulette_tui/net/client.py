@@ -21,13 +21,19 @@ from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.commit import DeckVerifier, shown_cards
 from pokeroulette_tui.net.server import reap
+from pokeroulette_tui.net.unix import Target, UnixError, account_of, loopback_peer_uid, open_verified
 from pokeroulette_tui.session import Session, Update
 
 log = logging.getLogger("pokeroulette.net.client")
 
 
 class ConnectError(Exception):
-    """The table could not be joined; the message says why (the server's words if it answered)."""
+    """The table could not be joined; the message says why (the server's words if it answered).
+    ``retry``: nobody answered, so trying again later may help."""
+
+    def __init__(self, message: str, *, retry: bool = False) -> None:
+        super().__init__(message)
+        self.retry = retry
 
 
 def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
@@ -64,8 +70,12 @@ class RemoteSession(Session):
                  reconnect: bool = True, on_token: Callable[[str], None] | None = None,
                  connect_timeout: float = 10.0, act_timeout: float = 15.0,
                  retry_delays: tuple[float, ...] = (0.2, 0.5, 1, 2, 3, 5, 5, 5, 10, 10, 10, 10),
-                 limit: int = P.CLIENT_MAX_LINE) -> None:
+                 limit: int = P.CLIENT_MAX_LINE, unix: Target | None = None,
+                 server_uid: int | None = None) -> None:
         self.host, self.port, self.name = host, port, name
+        # TCP to this machine: the account that must be serving (pinned on the first connect)
+        self.server_uid = server_uid
+        self.unix = unix  # a Unix-socket table: the kernel vouches for both ends
         self.password, self.token, self.spectate, self.admin = password, token, spectate, admin
         self.reconnect = reconnect
         self.on_token = on_token
@@ -81,6 +91,7 @@ class RemoteSession(Session):
         self.chat_lines: list[dict[str, Any]] = []
         self.version = 0
         self.deadline: float | None = None
+        self.next_deal: float | None = None  # loop time of the next deal, during a result pause
         self.verifier = DeckVerifier()
         self.fairness = "deck check: waiting for the first hand"
         self.connected = False
@@ -106,13 +117,50 @@ class RemoteSession(Session):
         self._task = asyncio.create_task(self._read_loop(), name="remote-session")
         return welcome
 
+    @property
+    def address(self) -> str:
+        """The table, in words: ``alice's table (/tmp/…/table.sock)`` or ``host:port``."""
+        return self.unix.describe() if self.unix is not None else f"{self.host}:{self.port}"
+
     async def _open(self) -> dict[str, Any]:
+        if self.unix is not None:
+            try:  # checks who listens before a byte is sent
+                reader, writer = await open_verified(self.unix, limit=self.limit,
+                                                     timeout=self.connect_timeout)
+            except UnixError as exc:
+                raise ConnectError(str(exc), retry=exc.retry) from None
+            return await self._hello(reader, writer)
         try:
             reader, writer = await asyncio.wait_for(
                 asyncio.open_connection(self.host, self.port, limit=self.limit), self.connect_timeout)
         except (OSError, asyncio.TimeoutError) as exc:
             raise ConnectError(f"cannot reach {self.host}:{self.port} "
-                               f"({exc.strerror or exc.__class__.__name__ if isinstance(exc, OSError) else 'timed out'})") from None
+                               f"({exc.strerror or exc.__class__.__name__ if isinstance(exc, OSError) else 'timed out'})",
+                               retry=True) from None
+        problem = self._check_tcp_server(writer)
+        if problem:
+            writer.close()
+            raise ConnectError(problem)
+        return await self._hello(reader, writer)
+
+    def _check_tcp_server(self, writer: asyncio.StreamWriter) -> str:
+        """On this machine, who serves the port: the same account every time (the first
+        connection pins it), else nothing is sent (a squatter after a crash learns no
+        password and no token)."""
+        uid = loopback_peer_uid(writer)
+        if uid is None:
+            return ""
+        if self.server_uid is None:
+            self.server_uid = uid
+            return ""
+        if uid != self.server_uid:
+            return (f"{self.host}:{self.port} is now served by {account_of(uid).login}, not "
+                    f"{account_of(self.server_uid).login}: someone else took the port; your "
+                    f"password and token were not sent")
+        return ""
+
+    async def _hello(self, reader: asyncio.StreamReader,
+                     writer: asyncio.StreamWriter) -> dict[str, Any]:
         hello: dict[str, Any] = {"type": "hello", "version": P.VERSION, "name": self.name,
                                  "spectate": self.spectate, "client": "pokeroulette"}
         for key in ("password", "token", "admin"):
@@ -155,7 +203,7 @@ class RemoteSession(Session):
             reason, retry = await self._pump()
             self._lost()
             if self._closing or not retry or not self.reconnect or not (
-                    self.token or self.spectate or self.admin):
+                    self.token or self.spectate or self.admin or self.unix):
                 break
             if not await self._reconnect(reason):
                 return
@@ -205,8 +253,8 @@ class RemoteSession(Session):
                 await self._open()
             except ConnectError as exc:
                 last = str(exc)
-                if not last.startswith("cannot reach"):
-                    break  # the server answered and refused: trying again will not help
+                if not exc.retry:
+                    break  # refused, or someone else listens there: trying again will not help
                 continue
             self._note("Reconnected: your seat, stack and cards are as you left them")
             return True
@@ -280,6 +328,8 @@ class RemoteSession(Session):
         loop = asyncio.get_running_loop()
         d = msg.get("deadline_in")
         self.deadline = loop.time() + float(d) if isinstance(d, (int, float)) else None
+        n = msg.get("next_deal_in")
+        self.next_deal = loop.time() + float(n) if isinstance(n, (int, float)) else None
         for e in events:
             if not self._history or (e.hand_no and self._history[-1]
                                      and self._history[-1][-1].hand_no != e.hand_no):

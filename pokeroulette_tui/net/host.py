@@ -7,7 +7,6 @@ A :class:`TableHost` takes what arrives on a connection (``connect``, ``receive`
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 from dataclasses import dataclass, field
@@ -27,6 +26,8 @@ from pokeroulette_tui.engine.state import LEFT
 from pokeroulette_tui.engine.view import view_for
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.commit import DeckCommitter, install_tracking
+from pokeroulette_tui.net.identity import Account, AccessPolicy, HelloGuard, peer_key
+from pokeroulette_tui.net.nettable import NetTable
 from pokeroulette_tui.table import SeatConfig, Table
 
 log = logging.getLogger("pokeroulette.net")
@@ -52,7 +53,7 @@ class HostConfig:
     turn_timeout: float = 60.0
     away_after: int = 3            # consecutive timeouts before a seat is "away"
     delay: float = 0.6             # pause before each dealer or bot step
-    hand_pause: float = 2.0        # pause after a hand, before the next deal
+    hand_pause: float = 2.0        # the result pause: after a hand, before the next deal
     bots: int = 0
     bot_level: str = "random"
     headless: bool = True          # no host seat: the game starts when every player is ready
@@ -63,6 +64,8 @@ class HostConfig:
     chat_rate: float = 1.0         # chat messages per second, after the burst
     max_errors: int = 50           # protocol errors before a connection is closed
     history_hands: int = 20
+    access: AccessPolicy | None = None  # Unix-socket tables: who may connect
+    owner_uid: int | None = None   # the hosting account (Unix sockets): admin unless headless
 
 
 @dataclass
@@ -75,6 +78,7 @@ class Player:
     ready: bool = False
     cid: int | None = None
     host: bool = False
+    uid: int | None = None         # the account this seat belongs to (Unix-socket tables)
 
 
 @dataclass
@@ -91,76 +95,9 @@ class Conn:
     last_id: int = -1
     chat_tokens: float = 0.0
     chat_at: float = 0.0
-
-
-SAVED_HANDS = 20
-"""Past hands kept in the save (for the history a rejoining player is sent)."""
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
-@dataclass
-class NetTable(Table):
-    """A Table whose save also keeps the host's resume data (token digests, commitments).
-
-    Saves are built incrementally (actions and finished hands are encoded once), and with
-    ``defer`` set the server writes them itself, off the event loop, before it sends anything
-    that depends on them (:meth:`TableHost.take_save`).
-    """
-
-    net_meta: Callable[[], dict[str, Any]] | None = None
-    defer: bool = False
-    dirty: bool = False
-    _action_texts: list[str] = field(default_factory=list, repr=False)
-    _hand_texts: dict[int, list[str]] = field(default_factory=dict, repr=False)
-
-    def meta(self) -> dict[str, Any]:
-        meta = super().meta()
-        if self.net_meta is not None:
-            meta["net"] = self.net_meta()
-        return meta
-
-    def autosave(self) -> None:
-        if self.save_path is None:
-            return
-        if self.defer:
-            self.dirty = True
-            return
-        try:
-            saving.atomic_write(self.save_path, self.save_text())
-        except OSError as exc:  # a full disk must not stop the table
-            log.error("autosave to %s failed: %s", self.save_path, exc)
-
-    def save_text(self) -> str:
-        """The save file's text, as :func:`engine.save.dumps` writes it (loadable by ``load``)."""
-        for a in self.actions[len(self._action_texts):]:
-            self._action_texts.append(_dumps(a.to_dict()))
-        hands = self.history[-SAVED_HANDS:]
-        texts = []
-        for hand in hands:  # each event is encoded once (the current hand grows)
-            events = self._hand_texts.setdefault(id(hand), [])
-            events.extend(_dumps(e.to_dict()) for e in hand[len(events):])
-            texts.append("[" + ",".join(events) + "]")
-        if len(self._hand_texts) > 2 * SAVED_HANDS:
-            keep = {id(h) for h in hands}
-            self._hand_texts = {k: v for k, v in self._hand_texts.items() if k in keep}
-        # everything else Table.meta() keeps (seats, the bots' generators …), without
-        # re-encoding the history, which is spliced in from the cache above
-        history, self.history = self.history, []
-        try:
-            base = Table.meta(self)
-        finally:
-            self.history = history
-        base.pop("history", None)
-        base["net"] = self.net_meta() if self.net_meta is not None else {}
-        meta = _dumps(base)
-        meta = meta[:-1] + ',"history":[' + ",".join(texts) + "]}"
-        return ('{"format":"%s","version":%d,"seed":%s,"names":%s,"meta":%s,"actions":[%s],'
-                '"state":%s}') % (
-            saving.FORMAT, saving.VERSION, _dumps(self.seed), _dumps([s.name for s in self.seats]),
-            meta, ",".join(self._action_texts), _dumps(P.state_to_save(self.state)))
+    account: Account | None = None  # who the kernel says is connected (Unix sockets)
+    peer: str = "unknown"           # what failed hellos are counted under
+    refused: str = ""               # this account may not join: the answer to its hello
 
 
 @dataclass
@@ -216,6 +153,7 @@ class TableHost:
         self._bot_job: BotJob | None = None      # made by poll, not yet taken
         self._bot_busy: BotJob | None = None     # taken, being worked out
         self.password_digest = P.password_digest(config.password) if config.password else ""
+        self.guard = HelloGuard()
         self._set_bots(config.bots, config.bot_level)
 
     # -- resume ---------------------------------------------------------------
@@ -242,6 +180,9 @@ class TableHost:
                 host.players[int(i)].token_digest = str(digest)
         if not host.password_digest and isinstance(meta.get("password"), str):
             host.password_digest = meta["password"]  # the table keeps its password
+        for i, uid in (meta.get("accounts") or {}).items():
+            if 0 <= int(i) < len(host.players) and isinstance(uid, int):
+                host.players[int(i)].uid = uid
         if isinstance(meta.get("host_seat"), int) and 0 <= meta["host_seat"] < len(host.players):
             host.players[meta["host_seat"]].host = True
         host.committer.restore(table.state, meta.get("commit") or {})
@@ -274,6 +215,8 @@ class TableHost:
         host_seat = next((i for i, p in enumerate(self.players) if p.host), None)
         return {"tokens": {str(i): p.token_digest for i, p in enumerate(self.players)
                            if p.token_digest},
+                "accounts": {str(i): p.uid for i, p in enumerate(self.players)
+                             if p.uid is not None},
                 "host_seat": host_seat, "password": self.password_digest or None,
                 "commit": self.committer.to_dict(self.table.state) if self.table else {}}
 
@@ -313,10 +256,20 @@ class TableHost:
         return ""
 
     # -- connections ------------------------------------------------------------
-    def connect(self, cid: int, now: float) -> list[Out]:
-        if len(self.conns) >= self.config.max_connections:
+    def connect(self, cid: int, now: float, peer: object = None) -> list[Out]:
+        """A new connection; ``peer`` is its Account when the kernel told us (Unix sockets),
+        else its address (counted for failed hellos)."""
+        if sum(not c.refused for c in self.conns.values()) >= self.config.max_connections:
             return [Out(cid, P.error("the server is full", fatal=True), close=True)]
-        self.conns[cid] = Conn(cid=cid, opened=now, chat_tokens=self.config.chat_burst, chat_at=now)
+        account = peer if isinstance(peer, Account) else None
+        refusal = ""
+        if self.config.access is not None:
+            refusal = self.config.access.refusal(account) if account else \
+                "this table admits accounts of this machine only"
+            if refusal:  # told in answer to the hello (closing before it could lose the news)
+                self.guard.log(log, now, "refused %s: %s", peer_key(peer), refusal)
+        self.conns[cid] = Conn(cid=cid, opened=now, chat_tokens=self.config.chat_burst, chat_at=now,
+                               account=account, peer=peer_key(peer), refused=refusal)
         self._wake(now + self.config.hello_timeout)
         return []
 
@@ -327,6 +280,9 @@ class TableHost:
             return []
         if not line.strip():
             return []  # blank lines keep a connection alive
+        if conn.refused:
+            conn.closing = True
+            return [Out(cid, P.error(conn.refused, fatal=True), close=True)]
         msg = None
         try:
             msg = P.decode(line)
@@ -339,6 +295,7 @@ class TableHost:
         except P.ProtocolError as exc:
             if not conn.welcomed:  # the first line must be a good hello: else error and close
                 exc.fatal = True
+                self.guard.log(log, now, "refused a hello from %s: %s", conn.peer, exc.message)
             return self._fail(conn, exc, ref=_ref(msg))
 
     def oversized(self, cid: int) -> list[Out]:
@@ -374,17 +331,29 @@ class TableHost:
         text = exc.message if conn.errors <= self.config.max_errors else "too many errors"
         if fatal:
             conn.closing = True
-            log.info("closing connection %s: %s", conn.cid, text)
+            if conn.welcomed:
+                log.info("closing connection %s: %s", conn.cid, text)
         return [Out(conn.cid, P.error(text, ref=ref, fatal=fatal), close=fatal)]
 
     # -- hello ------------------------------------------------------------------
     def _hello(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
         h = P.check_hello(msg)
-        conn.admin = bool(self.admin_token and h["admin"]
-                          and P.secret_matches(h["admin"], self.admin_token))
-        if self.password_digest and not conn.admin and not P.password_matches(
-                h["password"], self.password_digest):
-            raise P.ProtocolError("wrong password", fatal=True)
+        wait = self.guard.wait(conn.peer, now)
+        if wait > 0:  # not even looked at: guessing gets slower with each failure
+            raise P.ProtocolError(f"too many failed attempts: wait {wait:.0f} s and try again",
+                                  fatal=True)
+        if conn.account is not None:  # the kernel said who this is: no password, no token
+            conn.admin = conn.account.uid == self.config.owner_uid and not self.config.headless
+            h["name"] = conn.account.seat_name()
+        else:
+            conn.admin = bool(self.admin_token and h["admin"]
+                              and P.secret_matches(h["admin"], self.admin_token))
+            if self.password_digest and not conn.admin and not P.password_matches(
+                    h["password"], self.password_digest):
+                self.guard.failed(conn.peer, now)
+                raise P.ProtocolError("wrong password" if h["password"] else
+                                      "this table has a password (join with --password, "
+                                      "--password-file FILE or POKEROULETTE_PASSWORD)", fatal=True)
         conn.name = h["name"]
         if h["spectate"]:
             if sum(c.spectator for c in self.conns.values()) >= self.config.max_spectators:
@@ -409,23 +378,29 @@ class TableHost:
 
     def _claim(self, conn: Conn, name: str,
                token: str) -> tuple[Player, str | None, int | None, bool]:
-        """The seat this hello takes: its own (with the resume token) or a new one."""
-        for p in self.players:
+        """The seat this hello takes: its own (the same account, or the resume token) or a
+        new one."""
+        if conn.account is not None:
+            mine = next((p for p in self.players if p.uid == conn.account.uid), None)
+            if mine is not None:
+                old = mine.cid
+                return self._take_back(mine, conn), None, old, True
+            name = self._free_name(name, conn.account.uid)
+        for p in self.players if conn.account is None else ():
             if not P.same_name(p.name, name):
                 continue
             if p.bot is not None:
                 raise P.ProtocolError(f"{p.name} is a bot's name here; choose another", fatal=True)
+            if p.uid is not None:
+                raise P.ProtocolError(f"the name {p.name} belongs to an account of this "
+                                      "machine", fatal=True)
             if P.token_matches(token, p.token_digest) or (conn.admin and p.host):
-                if self.started and self.table is not None:
-                    seat = self.seat_of(p)
-                    if seat is not None and self.table.state.seats[seat].status == LEFT:
-                        raise P.ProtocolError("you left this table; join with --spectate to watch",
-                                              fatal=True)
+                old = p.cid
+                self._take_back(p, conn)
                 new = None
                 if conn.admin and not P.token_matches(token, p.token_digest):
                     new = secrets.token_urlsafe(24)
                     p.token_digest = P.token_digest(new)
-                old, p.cid = p.cid, conn.cid
                 return p, new, old, True
             raise P.ProtocolError(f"the name {p.name} is taken; to take your seat back, rejoin "
                                   "with your resume token", fatal=True)
@@ -437,19 +412,37 @@ class TableHost:
             if not bots:
                 raise P.ProtocolError("the table is full", fatal=True)
             self.players.remove(bots[-1])  # bots only fill empty seats
-        token = secrets.token_urlsafe(24)
-        p = Player(name=name, token_digest=P.token_digest(token), cid=conn.cid,
-                   host=conn.admin and not any(q.host for q in self.players))
+        token = None if conn.account is not None else secrets.token_urlsafe(24)
+        p = Player(name=name, token_digest=P.token_digest(token) if token else "", cid=conn.cid,
+                   host=conn.admin and not any(q.host for q in self.players),
+                   uid=conn.account.uid if conn.account is not None else None)
         first_bot = next((i for i, q in enumerate(self.players) if q.bot is not None),
                          len(self.players))
         self.players.insert(first_bot, p)
         return p, token, None, False
 
+    def _take_back(self, p: Player, conn: Conn) -> Player:
+        """``conn`` takes its seat ``p`` back (the caller closes the old connection)."""
+        if self.started and self.table is not None:
+            seat = self.seat_of(p)
+            if seat is not None and self.table.state.seats[seat].status == LEFT:
+                raise P.ProtocolError("you left this table; join with --spectate to watch",
+                                      fatal=True)
+        p.cid = conn.cid
+        return p
+
+    def _free_name(self, name: str, uid: int) -> str:
+        """An account's seat name, made distinct if a bot or another account has it."""
+        if not any(P.same_name(p.name, name) for p in self.players):
+            return name
+        return f"{name[:P.MAX_NAME - 12]}#{uid}"
+
     def _welcome(self, conn: Conn, token: str | None) -> dict[str, Any]:
         return {"type": "welcome", "version": P.VERSION, "name": conn.player.name if conn.player
                 else conn.name, "seat": self.seat_of(conn.player), "token": token,
                 "spectator": conn.spectator, "admin": conn.admin, "started": self.started,
-                "password": bool(self.password_digest)}
+                "password": bool(self.password_digest),
+                "account": conn.account.login if conn.account is not None else None}
 
     def _catch_up(self, conn: Conn, now: float) -> list[Out]:
         """Everything a (re)joining connection needs: lobby, recent chat, and in a game the
@@ -703,12 +696,14 @@ class TableHost:
         shown = [e.redacted_for(seat) for e in events]
         opened = list(reveals or [])
         opened += self.committer.reveal(seat, chain(view.all_cards(), *(e.cards for e in shown)))
-        deadline_in = None
+        deadline_in = next_deal_in = None
         if self.deadline is not None:
             deadline_in = round(max(0.0, self.deadline - now), 3)
+        if state.phase == "hand_over" and not state.game_over:
+            next_deal_in = round(max(0.0, self._next_auto - now), 3)
         return {"type": "state", "version": self.version, "view": P.view_to_wire(view),
                 "events": [e.to_dict() for e in shown], "reveals": opened,
-                "deadline_in": deadline_in, "turn": state.to_act,
+                "deadline_in": deadline_in, "next_deal_in": next_deal_in, "turn": state.to_act,
                 "seats": seats if seats is not None else self._seat_status()}
 
     # -- the clock ------------------------------------------------------------------

@@ -12,12 +12,15 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 from pokeroulette_tui.engine.save import atomic_write
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.host import Out, TableHost
+from pokeroulette_tui.net.identity import Account
 
 log = logging.getLogger("pokeroulette.net")
 
@@ -51,10 +54,16 @@ async def reap(task: asyncio.Task[Any]) -> None:
 
 
 class Server:
-    """Serve one TableHost on a TCP port."""
+    """Serve one TableHost on a TCP port or a Unix-domain socket.
+
+    On a Unix socket each connection's account comes from the kernel: ``credentials(sock)``
+    gives ``(pid, uid, gid)`` and ``accounts(uid)`` the Account (both injectable for tests).
+    """
 
     def __init__(self, host: TableHost, *, limit: int = P.MAX_LINE, queue_size: int = QUEUE_SIZE,
-                 close_timeout: float = 5.0) -> None:
+                 close_timeout: float = 5.0,
+                 credentials: Callable[[Any], tuple[int, int, int]] | None = None,
+                 accounts: Callable[[int], Account] | None = None) -> None:
         self.host = host
         self.limit = limit
         self.queue_size = queue_size
@@ -67,6 +76,11 @@ class Server:
         self._handlers: set[asyncio.Task[Any]] = set()
         self._io = asyncio.Lock()
         self.address: tuple[str, int] = ("", 0)
+        self.unix_path: Path | None = None
+        self._unix_ino: int | None = None
+        self.credentials = credentials
+        self.accounts = accounts
+        self._known: dict[int, tuple[float, Account]] = {}  # uid -> (when looked up, account)
         host.defer()  # saves are written here, off the event loop, before what depends on them
 
     # -- life cycle -----------------------------------------------------------------
@@ -78,6 +92,40 @@ class Server:
         self._clock_task = asyncio.create_task(self._clock(), name="table-clock")
         log.info("listening on %s:%s", *self.address)
         return self.address
+
+    async def start_unix(self, path: Path, *, mode: int = 0o660, group: int | None = None) -> Path:
+        """Listen on a Unix-domain socket at ``path`` (its folder must be prepared:
+        :func:`pokeroulette_tui.net.unix.prepare_dir`), readable and writable per ``mode``."""
+        from pokeroulette_tui.net import unix
+        self.credentials = self.credentials or unix.peer_credentials
+        self.accounts = self.accounts or unix.account_of
+        self._server = await asyncio.start_unix_server(self._handle, path=str(path),
+                                                       limit=self.limit)
+        if group is not None and group >= 0:
+            os.chown(path, -1, group)
+        os.chmod(path, mode)
+        self.unix_path = Path(path)
+        self._unix_ino = os.lstat(path).st_ino
+        self._clock_task = asyncio.create_task(self._clock(), name="table-clock")
+        log.info("listening on %s", path)
+        return self.unix_path
+
+    def _peer(self, writer: asyncio.StreamWriter) -> Any:
+        """Who is connecting: the Account the kernel names (Unix sockets) or the address."""
+        if self.unix_path is None:
+            return writer.get_extra_info("peername")
+        try:
+            _, uid, _ = self.credentials(writer.get_extra_info("socket"))  # type: ignore[misc]
+            now = self._now()
+            cached = self._known.get(uid)
+            if cached is None or now - cached[0] > 60:  # the user database may be remote
+                cached = self._known[uid] = (now, self.accounts(uid))  # type: ignore[misc]
+                if len(self._known) > 1024:
+                    self._known.clear()
+            return cached[1]
+        except (OSError, KeyError, ValueError, TypeError) as exc:
+            log.warning("cannot tell who connected: %s", exc)
+            return None
 
     async def serve_forever(self) -> None:
         assert self._server is not None, "start() first"
@@ -100,6 +148,10 @@ class Server:
         if self._server is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._server.wait_closed(), self.close_timeout)
+        if self.unix_path is not None:  # remove our socket, and only ours
+            with contextlib.suppress(OSError):
+                if os.lstat(self.unix_path).st_ino == self._unix_ino:
+                    os.unlink(self.unix_path)
 
     def _now(self) -> float:
         return asyncio.get_running_loop().time()
@@ -111,12 +163,12 @@ class Server:
             self._handlers.add(task)
         cid = next(self._ids)
         conn = _Connection(cid, reader, writer, asyncio.Queue(self.queue_size),
-                           peer=writer.get_extra_info("peername"))
+                           peer=self._peer(writer))
         self.conns[cid] = conn
         conn.writer_task = asyncio.create_task(self._write_loop(conn), name=f"writer-{cid}")
         log.debug("connection %s from %s", cid, conn.peer)
         try:
-            self._dispatch(self._call(self.host.connect, cid, self._now()))
+            self._dispatch(self._call(self.host.connect, cid, self._now(), conn.peer))
             self._wake.set()  # the clock re-reads the host's next wake-up (the hello timeout)
             while not conn.closing:
                 try:
