@@ -1,6 +1,8 @@
-"""A running table: the engine state, its bots, the action log and the autosave.
+"""A running table: the engine state, its bots, the action log and its journal.
 
-Shared by the local session and the network server, so both play by one driver.
+Shared by the local session and the network server, so both play by one driver. The
+table is saved as a write-ahead journal (:mod:`pokeroulette_tui.engine.journal`): one
+line appended per action, so saving costs the same in the thousandth hand as in the first.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from pokeroulette_tui.bots import Bot, make_bot
+from pokeroulette_tui.engine import journal
 from pokeroulette_tui.engine import save as saving
 from pokeroulette_tui.engine.actions import Action, IllegalAction, Leave
 from pokeroulette_tui.engine.events import Event
@@ -21,6 +24,11 @@ from pokeroulette_tui.engine.state import LEFT, GameState
 from pokeroulette_tui.engine.view import SeatView, view_for
 
 log = logging.getLogger(__name__)
+
+HISTORY_HANDS = 50
+"""Hands of events kept in memory (and found again on resume) for the hand history."""
+COMPACT_BYTES = 4 * 1024 * 1024
+"""A journal longer than this starts afresh from a checkpoint at the next hand."""
 
 
 @dataclass
@@ -43,6 +51,8 @@ class Table:
     save_path: Path | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
     save_error: str = ""  # the last autosave failure, for the UI to show ("" = saving fine)
+    bot_seed: int | None = None  # the bots' generators are seeded from it before each choice
+    _journal: journal.JournalFile | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def create(cls, rules: RuleSet, seats: Sequence[SeatConfig], *, seed: int | None = None,
@@ -55,13 +65,32 @@ class Table:
 
     @classmethod
     def resume(cls, path: Path) -> "Table":
-        """Load a saved table (raises SaveError with a readable message, never another error)."""
-        saved = saving.load(path)
+        """Load a saved table (raises SaveError with a readable message, never another error).
+
+        A journal goes on where it stopped (a torn last line is cut off); a save of the
+        older one-document format is read and continued as a journal.
+        """
         try:
-            return cls._from_saved(saved, path)
+            with open(path, "rb") as f:
+                head = f.read(200)
+        except FileNotFoundError:
+            raise saving.SaveError(f"no save file at {path}") from None
+        except OSError as exc:
+            raise saving.SaveError(f"cannot read {path}: {exc}") from None
+        loaded: journal.Loaded | None = None
+        saved = loaded = journal.load(path) if journal.is_journal(head) else None
+        if saved is None:
+            saved = saving.load(path)
+        try:
+            table = cls._from_saved(saved, path)
         except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
             raise saving.SaveError(f"{path} is damaged: its table data cannot be used "
                                    f"({type(exc).__name__}: {str(exc)[:80]})") from None
+        if loaded is not None:
+            table.history = [*loaded.hands, *([loaded.current] if loaded.current else [])]
+            del table.history[:-HISTORY_HANDS]
+            table._attach(path, loaded.good_bytes)
+        return table
 
     @classmethod
     def _from_saved(cls, saved: saving.Saved, path: Path) -> "Table":
@@ -72,24 +101,19 @@ class Table:
         if len(seats) != saved.state.n:
             raise ValueError(f"{len(seats)} seat settings for {saved.state.n} seats")
         history = [[Event.from_dict(e) for e in hand] for hand in saved.meta.get("history", [])]
+        bot_seed = saved.meta.get("bot_seed")
         table = cls(state=saved.state, seats=seats, seed=saved.seed, actions=saved.actions,
-                    history=history, save_path=path)
+                    history=history, save_path=path,
+                    bot_seed=bot_seed if type(bot_seed) is int else None)
         table._make_bots()
-        for key, rng_state in saved.meta.get("bot_rng", {}).items():
-            bot = table.bots.get(int(key))
-            rng = getattr(bot, "rng", None)
-            if isinstance(rng, random.Random) and isinstance(rng_state, list) and len(rng_state) == 3:
-                try:
-                    rng.setstate((rng_state[0], tuple(rng_state[1]), rng_state[2]))
-                except (TypeError, ValueError):
-                    pass  # an odd generator state only changes the bots' luck
         return table
 
     def _make_bots(self) -> None:
-        base = self.seed if self.seed is not None else random.randrange(1 << 30)
+        if self.bot_seed is None:
+            self.bot_seed = self.seed if self.seed is not None else random.randrange(1 << 30)
         for i, sc in enumerate(self.seats):
             if sc.bot is not None:
-                self.bots[i] = make_bot(sc.bot, random.Random(base * 7919 + i))
+                self.bots[i] = make_bot(sc.bot, random.Random(self.bot_seed * 7919 + i))
 
     # -- queries ----------------------------------------------------------------
     @property
@@ -125,6 +149,11 @@ class Table:
         legal = legal_actions(s, seat)
         if not legal:
             return None
+        rng = getattr(bot, "rng", None)
+        if isinstance(rng, random.Random) and not isinstance(rng, random.SystemRandom):
+            # each choice draws from a generator seeded by the table and the move number, so a
+            # resumed table plays on exactly as it would have (no generator state to save)
+            rng.seed((self.bot_seed or 0) * 7919 + seat * 104729 + len(self.actions))
         return bot, (view_for(s, seat) if bot.needs_view else None), legal
 
     def auto_action(self) -> Action | None:
@@ -142,16 +171,20 @@ class Table:
 
     # -- changes ----------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:
-        """Check and play ``action``; log it, keep the history, autosave."""
+        """Check and play ``action``; log it, keep the history, write it to the journal."""
         check(self.state, action)
         events = apply(self.state, action)
         self.actions.append(action)
+        finished: list[list[Event]] = []
         for e in events:
             if not self.history or (e.hand_no and self.history[-1] and
                                     self.history[-1][-1].hand_no != e.hand_no):
+                if self.history:
+                    finished.append(self.history[-1])
                 self.history.append([])
             self.history[-1].append(e)
-        self.autosave()
+        del self.history[:-HISTORY_HANDS]
+        self._record(action, events, finished)
         return events
 
     def leave(self, seat: int) -> list[Event]:
@@ -160,27 +193,78 @@ class Table:
         except IllegalAction:
             return []
 
-    def autosave(self) -> None:
-        """Save after every action; a failure (disk full, folder gone) never stops the game:
-        it is logged and kept in ``save_error`` for the screen to show."""
+    # -- the journal ------------------------------------------------------------
+    def _record(self, action: Action, events: list[Event], finished: list[list[Event]]) -> None:
+        """Append the action (and any hand it finished) to the journal: one write, no
+        rewrite. A failure (disk full, folder gone) never stops the game: it is logged and
+        kept in ``save_error``, and the next action tries a fresh checkpoint."""
         if self.save_path is None:
             return
+        file = self._journal
+        if file is None or file.path != Path(self.save_path) or (
+                file.size > COMPACT_BYTES and journal.shuffles(action, events)):
+            self.autosave()  # a fresh checkpoint, this action included
+            return
         try:
-            saving.save(self.save_path, self.state, self.actions, seed=self.seed,
-                        names=[s.name for s in self.seats], meta=self.meta())
+            file.append("".join(journal.hand_line(h) for h in finished)
+                        + journal.action_line(action, self.state, events))
         except OSError as exc:
-            self.save_error = f"autosave to {self.save_path} failed: {exc.strerror or exc}"
-            log.error("%s", self.save_error)
+            self._failed(exc)
         else:
             self.save_error = ""
 
+    def autosave(self) -> None:
+        """Save the table now as a fresh checkpoint (the journal starts again from it).
+        Never raises for a disk problem: it is kept in ``save_error``."""
+        if self.save_path is None:
+            return
+        try:
+            self._checkpoint(Path(self.save_path))
+        except OSError as exc:
+            self._failed(exc)
+        else:
+            self.save_error = ""
+
+    def _checkpoint(self, path: Path) -> None:
+        if self._journal is not None:
+            self._journal.close()
+        self._journal = None
+        done = self.history[:-1]
+        current = self.history[-1] if self.history else []
+        file = journal.JournalFile(path)
+        file.start(journal.checkpoint(self.state, self.actions, seed=self.seed,
+                                      names=[s.name for s in self.seats], meta=self.meta(),
+                                      events=current)
+                   + "".join(journal.hand_line(h) for h in done))
+        self._journal = file
+
+    def _attach(self, path: Path, good_bytes: int) -> None:
+        """Go on appending to the journal just loaded (its torn last line cut off)."""
+        file = journal.JournalFile(path)
+        try:
+            file.resume(good_bytes)
+        except OSError as exc:
+            self._failed(exc)
+            return
+        self._journal = file
+
+    def _failed(self, exc: OSError) -> None:
+        self.save_error = f"autosave to {self.save_path} failed: {exc.strerror or exc}"
+        log.error("%s", self.save_error)
+        if self._journal is not None:
+            self._journal.close()
+        self._journal = None  # the next action writes a whole checkpoint again
+
+    def close(self) -> None:
+        """Flush and close the journal (the table may be resumed from it)."""
+        if self._journal is not None:
+            try:
+                self._journal.sync()
+            except OSError as exc:
+                self._failed(exc)
+            self._journal.close() if self._journal is not None else None
+            self._journal = None
+
     def meta(self) -> dict[str, Any]:
-        bot_rng = {}
-        for seat, bot in self.bots.items():
-            rng = getattr(bot, "rng", None)
-            if isinstance(rng, random.Random) and not isinstance(rng, random.SystemRandom):
-                version, internal, gauss = rng.getstate()
-                bot_rng[str(seat)] = [version, list(internal), gauss]
         return {"seats": [{"name": s.name, "bot": s.bot} for s in self.seats],
-                "history": [[e.to_dict() for e in hand] for hand in self.history[-50:]],
-                "bot_rng": bot_rng}
+                "bot_seed": self.bot_seed}

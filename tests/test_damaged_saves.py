@@ -27,24 +27,58 @@ def _saved(tmp_path, steps=6):
 
 
 def _edit(path, change):
-    doc = json.loads(path.read_text())
+    """Change the save's first document (a journal's checkpoint line, or a whole save)."""
+    first, _, rest = path.read_text().partition("\n")
+    doc = json.loads(first)
     change(doc)
-    path.write_text(json.dumps(doc))
+    path.write_text(json.dumps(doc) + ("\n" + rest if rest else ""))
+
+
+def _edit_line(path, number, change):
+    lines = path.read_text().split("\n")
+    lines[number - 1] = change(lines[number - 1])
+    path.write_text("\n".join(lines))
 
 
 @pytest.mark.parametrize("name, change", [
     ("seats not a list", lambda d: d["meta"].update(seats={"a": 1})),
     ("seat without a name", lambda d: d["meta"]["seats"][0].pop("name")),
     ("too few seat settings", lambda d: d["meta"]["seats"].pop()),
-    ("history event without kind", lambda d: d["meta"]["history"][0][0].pop("kind")),
-    ("bot generator key", lambda d: d["meta"].update(bot_rng={"x": [3, [], None]})),
     ("unknown bot level", lambda d: d["meta"]["seats"][1].update(bot="godlike")),
+    ("checkpoint event without kind", lambda d: d.update(events=[{"text": "x"}])),
+    ("checkpoint action unknown", lambda d: d.update(actions=[{"type": "teleport"}])),
+    ("state not a state", lambda d: d.update(state=[1, 2])),
 ])
 def test_damaged_table_data_is_a_save_error(tmp_path, name, change):
     path = _saved(tmp_path)
     _edit(path, change)
     with pytest.raises(SaveError, match="damaged"):
         Table.resume(path)
+
+
+@pytest.mark.parametrize("name, change", [
+    ("a line that is not JSON", lambda line: line[:-3]),
+    ("an action that is not legal there", lambda line: '{"a":{"seat":0,"type":"bet","amount":999}}'),
+    ("a line that is a list", lambda line: "[1]"),
+    ("a shuffle whose state is broken", lambda line: '{"a":{"type":"start_hand","seat":null},'
+                                                     '"state":{"n":1}}'),
+])
+def test_a_damaged_journal_line_is_a_save_error(tmp_path, name, change):
+    path = _saved(tmp_path)
+    _edit_line(path, 3, change)
+    with pytest.raises(SaveError, match="damaged"):
+        Table.resume(path)
+
+
+def test_a_torn_last_line_is_cut_off_and_the_game_goes_on(tmp_path):
+    path = _saved(tmp_path, steps=8)
+    whole = Table.resume(path)
+    text = path.read_text()
+    path.write_text(text + '{"a":{"seat":0,"ty')  # a crash in the middle of a write
+    t = Table.resume(path)
+    assert t.state.to_dict() == whole.state.to_dict() and t.actions == whole.actions
+    t.apply(t.auto_action())  # the next line goes where the torn one was
+    assert Table.resume(path).actions == t.actions
 
 
 @pytest.mark.parametrize("change", [
@@ -68,8 +102,10 @@ def _phase_save(tmp_path, phase):
 
 
 def test_a_dealt_round_without_its_match_card_is_refused(tmp_path):
-    path = _phase_save(tmp_path, "dealt")
-    doc = json.loads(path.read_text())
+    from pokeroulette_tui.engine.save import dumps
+
+    t = Table.resume(_phase_save(tmp_path, "dealt"))
+    doc = json.loads(dumps(t.state, t.actions))
     st = doc["state"]
     st["deck"].append(st["match"])
     st["match"] = None

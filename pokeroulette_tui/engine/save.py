@@ -86,12 +86,27 @@ def loads(text: str, *, source: str = "the save") -> Saved:
     if type(doc.get("version")) is not int or doc.get("version") != VERSION:
         raise SaveError(f"{source} is save format version {doc.get('version')!r}; "
                         f"this version of the game reads version {VERSION}")
+    state = checked_state(doc.get("state"), source)
     try:
-        if not isinstance(doc.get("state"), dict):
-            raise SaveError("it holds no game state")
-        state = GameState.from_dict(doc["state"])
-        _validate(state)
         actions = [action_from_dict(a) for a in doc.get("actions", [])]
+    except (IllegalAction, KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise SaveError(f"{source} is damaged ({type(exc).__name__}: {str(exc)[:80]})") from None
+    seed = doc.get("seed")
+    if seed is not None and not isinstance(seed, int):
+        raise SaveError(f"{source} is damaged: the seed is not a number")
+    meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
+    names = [str(n) for n in doc.get("names", [])] if isinstance(doc.get("names"), list) else []
+    return Saved(state=state, actions=actions, seed=seed, names=names, meta=meta)
+
+
+def checked_state(data: Any, source: str, *, playable: bool = True) -> GameState:
+    """A saved state, checked: right types, seats in range, cards and chips conserved and
+    (with ``playable``) a game that can go on. Any problem raises SaveError."""
+    try:
+        if not isinstance(data, dict):
+            raise SaveError("it holds no game state")
+        state = GameState.from_dict(data)
+        _validate(state)
         problems = check_invariants(state)
     except (RuleError, IllegalAction, SaveError) as exc:
         raise SaveError(f"{source} is damaged: {exc}") from None
@@ -100,15 +115,10 @@ def loads(text: str, *, source: str = "the save") -> Saved:
         raise SaveError(f"{source} is damaged ({type(exc).__name__}: {str(exc)[:80]})") from None
     if problems:
         raise SaveError(f"{source} is damaged: {problems[0]}")
-    problem = _playable(state)
+    problem = _playable(state) if playable else ""
     if problem:
         raise SaveError(f"{source} is damaged: the game cannot go on from it ({problem})")
-    seed = doc.get("seed")
-    if seed is not None and not isinstance(seed, int):
-        raise SaveError(f"{source} is damaged: the seed is not a number")
-    meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
-    names = [str(n) for n in doc.get("names", [])] if isinstance(doc.get("names"), list) else []
-    return Saved(state=state, actions=actions, seed=seed, names=names, meta=meta)
+    return state
 
 
 PHASES = frozenset({"waiting", "dealt", "matched", "betting", "stock_to_active", "final", "cut",

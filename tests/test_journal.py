@@ -1,0 +1,184 @@
+"""The write-ahead journal: a line per action, torn tails cut off, kill -9 loses nothing written."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pokeroulette_tui.engine import journal
+from pokeroulette_tui.engine import save as saving
+from pokeroulette_tui.engine.game import apply, dealer_to_act, legal_actions, new_game
+from pokeroulette_tui.engine.rules import PRESETS
+from pokeroulette_tui.table import SeatConfig, Table
+
+SEATS = [SeatConfig("Ana", "random"), SeatConfig("Bo", "simple"), SeatConfig("Cy", "random"),
+         SeatConfig("Di", "random")]
+
+
+def run_bots(table: Table, steps: int) -> None:
+    for _ in range(steps):
+        if table.state.game_over:
+            return
+        table.apply(table.auto_action())
+
+
+def played(tmp_path, preset="classic", steps=120, seed=None) -> Table:
+    t = Table.create(PRESETS[preset], SEATS, seed=seed, save_path=tmp_path / "j.json")
+    t.autosave()
+    run_bots(t, steps)
+    return t
+
+
+@pytest.mark.parametrize("preset", ["classic", "swedish", "pagat", "draw"])
+def test_an_unseeded_game_resumes_to_the_same_state(tmp_path, preset):
+    """The operating system's shuffles cannot be replayed: their results are in the journal."""
+    t = played(tmp_path, preset, steps=150)
+    assert t.seed is None
+    back = Table.resume(tmp_path / "j.json")
+    assert back.state.to_dict() == t.state.to_dict()
+    assert back.actions == t.actions
+    assert [e.to_dict() for e in back.history[-1]] == [e.to_dict() for e in t.history[-1]]
+    assert len(back.history) == min(len(t.history), 50)
+
+
+def test_one_line_per_action_and_hands_written_once(tmp_path):
+    t = played(tmp_path, steps=80)
+    lines = (tmp_path / "j.json").read_text().splitlines()
+    records = [json.loads(line) for line in lines[1:]]
+    assert sum("a" in r for r in records) == len(t.actions) > 40
+    assert sum("hand" in r for r in records) == len(t.history) - 1
+    # only the shuffles carry a state; everything else is replayed
+    with_state = [r for r in records if "state" in r]
+    assert with_state and len(with_state) < len(t.actions) / 3
+    assert all(r["a"]["type"] == "start_hand" or any(
+        e["kind"] in journal.RANDOM_EVENTS for e in r["events"]) for r in with_state)
+
+
+def test_resume_then_play_on_appends_to_the_same_journal(tmp_path):
+    t = played(tmp_path, steps=40, seed=5)
+    size = (tmp_path / "j.json").stat().st_size
+    t.close()
+    t.save_path = None  # the journal is the resumed table's now
+    back = Table.resume(tmp_path / "j.json")
+    run_bots(back, 40)
+    run_bots(t, 40)
+    assert (tmp_path / "j.json").stat().st_size > size
+    again = Table.resume(tmp_path / "j.json")
+    assert again.state.to_dict() == t.state.to_dict() and again.actions == t.actions
+
+
+def test_an_older_one_document_save_is_read_and_continued_as_a_journal(tmp_path):
+    path = tmp_path / "old.json"
+    t = Table.create(PRESETS["classic"], SEATS, seed=9)
+    run_bots(t, 30)
+    saving.save(path, t.state, t.actions, seed=9, names=[s.name for s in SEATS],
+                meta={"seats": [{"name": s.name, "bot": s.bot} for s in SEATS]})
+    back = Table.resume(path)
+    assert back.state.to_dict() == t.state.to_dict()
+    run_bots(back, 5)
+    assert journal.is_journal(path.read_bytes()[:200])
+    assert Table.resume(path).actions == back.actions
+
+
+@settings(max_examples=60, deadline=None)
+@given(cut=st.floats(min_value=0.0, max_value=1.0))
+def test_a_journal_cut_anywhere_loads_a_prefix_of_the_game(tmp_path_factory, cut):
+    tmp = tmp_path_factory.mktemp("cut")
+    t = played(tmp, steps=60, seed=4)
+    data = (tmp / "j.json").read_bytes()
+    first = data.index(b"\n") + 1
+    end = first + int(cut * (len(data) - first))
+    (tmp / "j.json").write_bytes(data[:end])
+    back = Table.resume(tmp / "j.json")
+    n = len(back.actions)
+    assert back.actions == t.actions[:n]
+    state = new_game(PRESETS["classic"], [s.name for s in SEATS], seed=4,
+                     bots=[True] * len(SEATS))
+    for a in t.actions[:n]:
+        apply(state, a)
+    assert back.state.to_dict() == state.to_dict()
+
+
+def test_a_journal_cut_inside_its_checkpoint_is_a_clear_error(tmp_path):
+    played(tmp_path, steps=5)
+    path = tmp_path / "j.json"
+    path.write_bytes(path.read_bytes()[:300])
+    with pytest.raises(saving.SaveError, match="cut short|damaged|not a pokeroulette"):
+        Table.resume(path)
+
+
+class CountingRandom(random.Random):
+    shuffles = 0
+
+    def shuffle(self, x):  # type: ignore[override]
+        CountingRandom.shuffles += 1
+        super().shuffle(x)
+
+
+@pytest.mark.parametrize("preset", ["classic", "swedish", "pagat", "draw"])
+def test_every_step_that_shuffles_is_written_with_its_state(preset):
+    """If a step drew on the generator without saying so, an unseeded game could not be
+    resumed: the journal would replay it with another shuffle."""
+    rules = PRESETS[preset].replace(jokers_at_end="removed") if preset == "pagat" else PRESETS[preset]
+    pick = random.Random(1)
+    for game in range(6):
+        g = new_game(rules, ["A", "B", "C", "D"], seed=game)
+        g.rng = CountingRandom(game)
+        for _ in range(600):
+            if g.game_over:
+                break
+            seat = None if dealer_to_act(g) else g.to_act
+            action = pick.choice(legal_actions(g, seat))
+            before = CountingRandom.shuffles
+            events = apply(g, action)
+            drew = CountingRandom.shuffles != before
+            assert not drew or journal.shuffles(action, events), (action, [e.kind for e in events])
+
+
+CHILD = r"""
+import sys
+from pathlib import Path
+from pokeroulette_tui.engine.rules import PRESETS
+from pokeroulette_tui.table import SeatConfig, Table
+seats = [SeatConfig("Ana", "random"), SeatConfig("Bo", "random"), SeatConfig("Cy", "random")]
+long = {"classic": dict(betting="none", starting_chips=100_000), "draw": dict(scoring="chips", betting="none", starting_chips=100_000, ante=1)}
+rules = PRESETS[sys.argv[2]].replace(**long[sys.argv[2]])
+t = Table.create(rules, seats, save_path=Path(sys.argv[1]))
+t.autosave()
+print(0, flush=True)
+while not t.state.game_over:
+    t.apply(t.auto_action())
+    print(len(t.actions), flush=True)   # acknowledged: the line is written
+"""
+
+
+@pytest.mark.parametrize("preset", ["classic", "draw"])
+def test_kill_9_at_random_moments_loses_nothing_acknowledged(tmp_path, preset):
+    rng = random.Random(preset)
+    cut_short = 0
+    for round_no in range(6):
+        path = tmp_path / f"k{round_no}.json"
+        child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), preset],
+                                 stdout=subprocess.PIPE, text=True)
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == "0"
+        time.sleep(rng.uniform(0.01, 0.4))
+        os.kill(child.pid, signal.SIGKILL)
+        acknowledged = [int(line) for line in child.stdout.read().split()]
+        child.wait()
+        back = Table.resume(path)
+        assert len(back.actions) >= (acknowledged[-1] if acknowledged else 0)
+        # and it plays on from there
+        if not back.state.game_over:
+            cut_short += 1
+            back.apply(back.auto_action())
+    assert cut_short >= 3, "the games ended before the kills: nothing was tested"
