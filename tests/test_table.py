@@ -58,3 +58,18 @@ def test_autosave_failure_is_reported_and_play_goes_on(tmp_path):
     t.save_path = tmp_path / "ok.json"
     _run_bots(t, 1)
     assert t.save_error == ""
+
+
+def test_the_data_and_config_folders_are_owner_only(tmp_path, monkeypatch):
+    from pokeroulette_tui.ui.config import autosave_path, config_dir, data_dir
+
+    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
+    (tmp_path / "data").mkdir(mode=0o755)  # made open by an older version: tightened
+    (tmp_path / "data").chmod(0o755)
+    assert stat.S_IMODE(os.stat(data_dir()).st_mode) == 0o700
+    assert stat.S_IMODE(os.stat(config_dir()).st_mode) == 0o700
+    t = Table.create(PRESETS["classic"], [SeatConfig("Ana"), SeatConfig("Bo", "random"),
+                                          SeatConfig("Cy", "random")], save_path=autosave_path())
+    t.autosave()
+    _run_bots(t, 3)
+    assert stat.S_IMODE(os.stat(autosave_path()).st_mode) == 0o600

@@ -48,10 +48,25 @@ def dumps(state: GameState, actions: Sequence[Action] = (), *, seed: int | None 
     return json.dumps(doc, separators=(",", ":"))
 
 
+def private_dir(path: Path) -> Path:
+    """``path`` as a folder only its owner can enter (0700), created if need be.
+
+    A folder that cannot be made private is used as it is (the files in it are 0600).
+    """
+    path.mkdir(parents=True, exist_ok=True, mode=0o700)
+    try:
+        if path.stat().st_mode & 0o077:
+            path.chmod(0o700)
+    except OSError:
+        pass
+    return path
+
+
 def atomic_write(path: Path | str, text: str, *, mode: int = 0o600) -> None:
-    """Write ``text`` so that a crash leaves either the old file or the new one, never half."""
+    """Write ``text`` so that a crash leaves either the old file or the new one, never half.
+    A missing folder is created owner-only."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, mode)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pokeroulette_tui.cli import CliError
-from pokeroulette_tui.engine.save import atomic_write
+from pokeroulette_tui.engine.save import atomic_write, private_dir
 from pokeroulette_tui.net import protocol as P
 
 log = logging.getLogger("pokeroulette.net")
@@ -25,21 +25,10 @@ log = logging.getLogger("pokeroulette.net")
 PASSWORD_ENV = "POKEROULETTE_PASSWORD"
 
 
-def private_dir(path: Path) -> Path:
-    """``path`` as a folder only its owner can enter (0700), created if need be."""
-    path.mkdir(parents=True, exist_ok=True, mode=0o700)
-    try:
-        if stat.S_IMODE(path.stat().st_mode) != 0o700:
-            path.chmod(0o700)
-    except OSError as exc:
-        log.warning("cannot make %s private: %s", path, exc)
-    return path
-
-
 def _data_dir() -> Path:
     """The per-user data folder (saves, logs, tokens), owner-only."""
     from pokeroulette_tui.ui.config import data_dir
-    return private_dir(data_dir())
+    return data_dir()
 
 
 def private_log(name: str) -> Path:

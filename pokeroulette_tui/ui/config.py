@@ -14,22 +14,22 @@ from platformdirs import user_config_dir, user_data_dir
 from pokeroulette_tui.bots import LEVELS
 from pokeroulette_tui.engine.game import MAX_NAME
 from pokeroulette_tui.engine.rules import PRESETS, RuleError, RuleSet
-from pokeroulette_tui.engine.save import atomic_write
+from pokeroulette_tui.engine.save import atomic_write, private_dir
 from pokeroulette_tui.table import SeatConfig
 
 APP = "pokeroulette"
 
 
 def config_dir() -> Path:
-    """Per-user config folder (``$POKEROULETTE_HOME/config`` when that is set)."""
+    """Per-user config folder (``$POKEROULETTE_HOME/config`` when that is set), owner-only."""
     home = os.environ.get("POKEROULETTE_HOME")
-    return Path(home) / "config" if home else Path(user_config_dir(APP))
+    return private_dir(Path(home) / "config" if home else Path(user_config_dir(APP)))
 
 
 def data_dir() -> Path:
-    """Per-user data folder for autosaves and the jackpot."""
+    """Per-user data folder for autosaves, logs and the jackpot, owner-only (0700)."""
     home = os.environ.get("POKEROULETTE_HOME")
-    return Path(home) / "data" if home else Path(user_data_dir(APP))
+    return private_dir(Path(home) / "data" if home else Path(user_data_dir(APP)))
 
 
 def autosave_path() -> Path:
