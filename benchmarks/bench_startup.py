@@ -1,272 +1,345 @@
-"""Start-up and key latency of the table screen, against a minimal Textual app in the same run.
+"""Start-up and key latency of the real command, against a bare Textual app in the same run.
 
 Usage::
 
-    python benchmarks/bench_startup.py [--quick] [--runs N] [--profile]
+    python benchmarks/bench_startup.py [--quick] [--runs N] [--no-bytecode-runs M]
+                                       [--profile] [--no-headless]
 
-Measures, each against a named reference measured in this same run (headless, a "frame"
-is the screen update Textual hands to its driver):
+The user's path, timed in a pseudo-terminal (80x24, ``TERM=xterm-256color``), every run a
+fresh process; both sides are launched the same way and timed to their first interactive
+frame, which is read off the terminal output (escape sequences stripped):
 
-1. **Import** — wall time of a fresh ``python -c "import pokeroulette_tui.ui.app"``
-   against ``python -c "import textual.app"`` (median of N processes, bytecode caches
-   warm as after an install).
-2. **Cold start to an interactive table** — from starting a fresh process to its first
-   frame of the table screen with every seat drawn (a LocalSession, Ada and 3 bots, no
-   pauses); against a fresh process running a Textual app with one ``Static("hello")``
-   until its first frame. Median of N, with the ratio.
-3. **Warm start** — the same two in this process (imports done), median of N.
-4. **Key to updated screen** — from the key event to the first frame that shows its
-   effect: ``?`` opens the help, ``c`` checks or calls (the table shows the new view);
-   against ``x`` updating the minimal app's ``Static``. p50 and p95 over 2N presses.
+* **bare app** — ``python benchmarks/bare_app.py``: a Textual app with one Static and a
+  footer. Interactive when its footer (``x Change``, ``q Quit``) has been drawn.
+* **new table** — ``pokeroulette`` (the installed console script, so the command line,
+  the settings, the start screen and the autosave all run) with ``POKEROULETTE_HOME`` a
+  fresh empty folder: the start screen is up when its footer is drawn; then Enter is sent
+  at once (no think time), and the table is interactive when the table screen's footer
+  (``? Help``, ``l Leave``) has been drawn.
+* **resume** — the same with an autosave present (a game played for a moment, copied
+  into a fresh folder each run): the start screen offers it, Enter resumes it.
 
-Target: the table within 1.5× the minimal app's start-up. ``--profile`` prints the
-slowest imports of ``pokeroulette_tui.ui.app`` (``python -X importtime``).
+Reported: the **first run** of each (the first launch in this benchmark, separately),
+**warm** (median of N runs, interleaved so machine noise hits all alike), and **cold
+without bytecode caches** (``PYTHONPYCACHEPREFIX`` an empty folder, so every module,
+standard library included, is compiled from source, on both sides alike), with the
+ratios to the bare app. Target: the new table within 1.5x the bare app.
+
+Key to screen, in the same terminals: ``?`` opening the help at the table, against ``x``
+changing the bare app's text (p50 and p95). ``--no-headless`` skips the older in-process
+figures (``headless_keys.py``: ``?`` and ``c`` at a headless table). ``--profile`` runs
+the real command once more under ``python -X importtime`` (the import report read off the
+terminal) and prints the costliest imports of the path to the table.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
+import codecs
+import fcntl
 import os
+import pty
+import re
+import select
+import shutil
+import signal
 import statistics
-import subprocess
+import struct
 import sys
 import tempfile
+import termios
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-SIZE = (80, 24)
-NAMES = ("Ada", "Bo", "Cy", "Di")
+ROWS, COLS = 24, 80
+BARE_APP = Path(__file__).resolve().parent / "bare_app.py"
+TIMEOUT = 60.0
 
+# markers, matched in the output with escape sequences and all white space removed
+BARE_READY = "xChangeqQuit"          # the bare app's footer
+START_READY = "qQuit"                # the start screen's footer (after its title)
+START_TITLE = "PokerRoulette"
+RESUME_OFFERED = "Agameisinprogress"
+TABLE_READY = "lLeave"               # the table screen's footer: ? Help  l Leave  q Quit
+HELP_SHOWN = "escClose"               # the help screen's footer
 
-# -- the two apps -----------------------------------------------------------------------------
-
-def hello_app():
-    """The reference: a Textual app showing one Static; ``x`` changes its text."""
-    from textual.app import App
-    from textual.binding import Binding
-    from textual.widgets import Static
-
-    class Hello(App[None]):
-        BINDINGS = [Binding("x", "change", "Change")]
-
-        def compose(self):
-            yield Static("hello", id="hello")
-
-        def action_change(self) -> None:
-            self.query_one("#hello", Static).update("pressed")
-
-    return Hello()
+_ESCAPE = re.compile(
+    rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|P[^\x1b]*\x1b\\"
+    rb"|[()][0-9A-Za-z]|[ -/]*[0-~])")
+_INCOMPLETE = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*|\][^\x07]*|P[^\x1b]*|[()])?\Z")
+_SPACE = re.compile(r"\s+")
 
 
-def table_app(seed: int = 1):
-    """Ada and three random bots at the classic rules, no pauses; returns (app, session)."""
-    from pokeroulette_tui.engine.rules import PRESETS
-    from pokeroulette_tui.session import LocalSession
-    from pokeroulette_tui.table import SeatConfig, Table
-    from pokeroulette_tui.ui.app import make_app
-    from pokeroulette_tui.ui.config import AppConfig
-
-    seats = [SeatConfig(NAMES[0])] + [SeatConfig(n, "random") for n in NAMES[1:]]
-    session = LocalSession(Table.create(PRESETS["classic"], seats, seed=seed), delay=0)
-    return make_app(AppConfig(delay=0, autosave=False), session), session
+def console_script() -> str:
+    """The installed ``pokeroulette`` command, next to this Python."""
+    path = Path(sys.executable).parent / "pokeroulette"
+    found = str(path) if path.exists() else shutil.which("pokeroulette")
+    if not found:
+        raise SystemExit("the pokeroulette command is not installed (pip install -e .)")
+    return found
 
 
-class Frames:
-    """Watches the frames an app draws: the time of the first frame drawn once ``condition()``
-    holds (headless, a frame is the compositor's update handed to the driver)."""
+class Terminal:
+    """A process in a pseudo-terminal, and what it has drawn, as plain text."""
 
-    def __init__(self, app) -> None:
-        self.condition = None
-        self.hit: float | None = None
-        draw = app._display
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.start = time.perf_counter()
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: size the terminal, then become the command
+            try:
+                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+                os.execve(argv[0], argv, env)
+            finally:
+                os._exit(127)
+        self.pid, self.fd = pid, fd
+        self.raw = bytearray()     # everything read, for the import report
+        self.text = ""             # escape sequences and white space removed
+        self._pending = b""
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self.mark = 0              # searches start here
+        self.lengths: list[int] = []  # len(self.text) after each read …
+        self.reads: list[float] = []  # … and the time of that read
 
-        def display(screen, renderable) -> None:
-            draw(screen, renderable)
-            if renderable is not None and self.hit is None and self.condition is not None \
-                    and self.condition():
-                self.hit = time.perf_counter()
+    def _feed(self, data: bytes) -> None:
+        self.raw += data
+        data = self._pending + data
+        cut = data.rfind(b"\x1b")
+        if cut >= 0 and _INCOMPLETE.match(data, cut) and len(data) - cut < 256:
+            data, self._pending = data[:cut], data[cut:]  # an escape sequence split in two
+        else:
+            self._pending = b""
+        self.text += _SPACE.sub("", self._decoder.decode(_ESCAPE.sub(b"", data)))
 
-        app._display = display
-
-    def expect(self, condition) -> None:
-        self.condition, self.hit = condition, None
-
-    async def wait(self, timeout: float = 10.0) -> float:
+    def wait_for(self, marker: str, timeout: float = TIMEOUT) -> float:
+        """The time (perf_counter) of the read that completed ``marker`` after the mark."""
         give_up = time.perf_counter() + timeout
-        while self.hit is None:
-            if time.perf_counter() > give_up:
-                raise RuntimeError("the screen never showed what was expected")
-            await asyncio.sleep(0.0005)
-        return self.hit
+        while (at := self.text.find(marker, self.mark)) < 0:
+            left = give_up - time.perf_counter()
+            if left <= 0:
+                raise RuntimeError(f"{marker!r} never appeared; the screen shows "
+                                   f"{self.text[-300:]!r}")
+            ready, _, _ = select.select([self.fd], [], [], min(left, 0.5))
+            if ready and not self._read():
+                raise RuntimeError(f"the process ended before {marker!r} appeared; "
+                                   f"it showed {self.text[-300:]!r}")
+        end = at + len(marker)
+        return self.reads[bisect.bisect_left(self.lengths, end)]
+
+    def _read(self) -> bool:
+        try:
+            data = os.read(self.fd, 1 << 16)
+        except OSError:
+            return False
+        if data:
+            now = time.perf_counter()
+            self._feed(data)
+            self.lengths.append(len(self.text))
+            self.reads.append(now)
+        return bool(data)
+
+    def drain(self, seconds: float) -> None:
+        """Read (and keep) what arrives for a while."""
+        end = time.perf_counter() + seconds
+        while (left := end - time.perf_counter()) > 0:
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready and not self._read():
+                return
+
+    def expect_after_now(self) -> None:
+        self.mark = len(self.text)
+
+    def send(self, data: bytes) -> float:
+        self.expect_after_now()
+        sent = time.perf_counter()
+        os.write(self.fd, data)
+        return sent
+
+    def close(self) -> None:
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+        os.close(self.fd)
 
 
-def hello_ready(app) -> bool:
-    try:
-        return app.screen.query_one("#hello").size.width > 0
-    except Exception:  # noqa: BLE001 - not composed yet
-        return False
+# -- the runs ---------------------------------------------------------------------------------
 
-
-def table_ready(app) -> bool:
-    from pokeroulette_tui.ui.screens.table import TableScreen
-    from pokeroulette_tui.ui.widgets.seat import SeatWidget
-
-    screen = app.screen
-    if not isinstance(screen, TableScreen) or screen.view is None:
-        return False
-    seats = list(screen.query(SeatWidget))
-    return len(seats) == len(NAMES) and all(s.view is not None and s.size.width for s in seats)
-
-
-async def time_to_ready(make, ready, start: float | None = None) -> float:
-    """Seconds from ``start`` (default: now) to the first frame of the app's ready screen."""
-    start = time.perf_counter() if start is None else start
-    made = make()
-    app = made[0] if isinstance(made, tuple) else made
-    frames = Frames(app)
-    frames.expect(lambda: ready(app))
-    async with app.run_test(size=SIZE):
-        shown = await frames.wait()
-        await app.action_quit()
-    return shown - start
-
-
-async def repaint(pilot) -> None:
-    """Every widget has handled its messages and the screen has been drawn again."""
-    await pilot._wait_for_screen()
-    await asyncio.sleep(0)
-    pilot.app.screen._on_timer_update()
-
-
-def post_key(app, key: str) -> None:
-    """A key press as the terminal sends it (no waiting, unlike ``Pilot.press``)."""
-    from textual import events
-
-    named = {"question_mark": "?", "escape": "\x1b", "enter": "\r"}
-    char = named.get(key, key if len(key) == 1 else None)
-    event = events.Key(key, char)
-    event.set_sender(app)
-    app._driver.send_message(event)
-
-
-# -- fresh processes --------------------------------------------------------------------------
-
-def child_env() -> dict[str, str]:
+def base_env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # bytecode caches as after an install
-    env["POKEROULETTE_HOME"] = tempfile.mkdtemp(prefix="bench-startup-")
-    env["PYTHONPATH"] = str(ROOT)
+    env.pop("PYTHONPYCACHEPREFIX", None)
+    env.pop("NO_COLOR", None)
+    env["TERM"] = "xterm-256color"
+    env["COLUMNS"], env["LINES"] = str(COLS), str(ROWS)
     return env
 
 
-def process_time(args: list[str], env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    subprocess.run([sys.executable, *args], env=env, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+def run_bare(env: dict[str, str], presses: int = 0) -> dict:
+    """Seconds from launch to the bare app's footer; then ``x`` to its new text."""
+    term = Terminal([sys.executable, str(BARE_APP)], env)
+    try:
+        out = {"ready": term.wait_for(BARE_READY) - term.start, "keys": []}
+        for n in range(1, presses + 1):
+            sent = term.send(b"x")
+            out["keys"].append(term.wait_for(f"pressed{n}") - sent)
+        return out
+    finally:
+        term.close()
 
 
-def cold_start(which: str, env: dict[str, str]) -> float:
-    """Seconds from starting a fresh process to its first frame of ``which`` ready."""
-    start = time.time()
-    result = subprocess.run([sys.executable, __file__, "--child", which], env=env, check=True,
-                            capture_output=True, text=True)
-    return float(result.stdout.split()[-1]) - start
+def run_table(env: dict[str, str], home: Path, *, resume: bool, presses: int = 0,
+              argv_prefix: list[str] | None = None) -> tuple[dict, Terminal | None]:
+    """Launch ``pokeroulette``, press Enter on the start screen, wait for the table."""
+    env = dict(env, POKEROULETTE_HOME=str(home))
+    term = Terminal([*(argv_prefix or []), console_script()], env)
+    keep = False
+    try:
+        term.wait_for(START_TITLE)
+        if resume:
+            term.wait_for(RESUME_OFFERED)
+        start = term.wait_for(START_READY)
+        sent = term.send(b"\r")
+        table = term.wait_for(TABLE_READY)
+        out = {"start": start - term.start, "deal": table - sent, "ready": table - term.start,
+               "keys": []}
+        for _ in range(presses):
+            sent = term.send(b"?")
+            out["keys"].append(term.wait_for(HELP_SHOWN) - sent)
+            term.send(b"\x1b")
+            term.wait_for(TABLE_READY)
+            term.drain(0.05)
+        keep = argv_prefix is not None
+        return out, (term if keep else None)
+    finally:
+        if not keep:
+            term.close()
 
 
-def child(which: str) -> None:
-    """In a fresh process: start the app, print the wall-clock time of its first ready frame."""
-    offset = time.time() - time.perf_counter()
-    if which == "hello":
-        make, ready = hello_app, hello_ready
-    else:
-        make, ready = table_app, table_ready
-    took = asyncio.run(time_to_ready(make, ready, start=0.0))
-    print(f"{offset + took:.6f}", flush=True)
-    os._exit(0)  # no shutdown: only the start counts
+def make_saved_game(env: dict[str, str]) -> Path:
+    """A home folder with an autosave: a new table played for a moment, then killed."""
+    home = Path(tempfile.mkdtemp(prefix="bench-startup-saved-"))
+    term = Terminal([console_script()], dict(env, POKEROULETTE_HOME=str(home)))
+    try:
+        term.wait_for(START_READY)
+        term.send(b"\r")
+        term.wait_for(TABLE_READY)
+        term.drain(2.5)  # the dealer deals, the bots act
+    finally:
+        term.close()
+    if not (home / "data" / "autosave.json").exists():
+        raise RuntimeError(f"no autosave was written in {home}")
+    return home
 
 
-# -- key latency ------------------------------------------------------------------------------
-
-async def press_and_time(app, frames: Frames, key: str, condition) -> float:
-    frames.expect(condition)
-    start = time.perf_counter()
-    post_key(app, key)
-    return await frames.wait() - start
+def fresh_home(template: Path | None = None) -> Path:
+    home = Path(tempfile.mkdtemp(prefix="bench-startup-"))
+    if template is not None:
+        shutil.copytree(template, home, dirs_exist_ok=True)
+    return home
 
 
-async def key_latency_hello(runs: int) -> list[float]:
-    from textual.widgets import Static
+def one_round(env: dict[str, str], saved: Path | None, presses: int, results: dict, *,
+              no_bytecode: bool = False,
+              cases: tuple[str, ...] = ("bare", "new", "resume")) -> None:
+    """One launch of each case, interleaved: bare app, new table, resumed table.
 
-    app = hello_app()
-    frames = Frames(app)
-    out = []
-    async with app.run_test(size=SIZE) as pilot:
-        static = app.query_one("#hello", Static)
-        for _ in range(runs):
-            static.update("hello")
-            await repaint(pilot)
-            out.append(await press_and_time(app, frames, "x", lambda: str(static.render()) == "pressed"))
-    return out
+    With ``no_bytecode`` every launch gets its own empty ``PYTHONPYCACHEPREFIX``.
+    """
+    for case in cases:
+        cache = tempfile.mkdtemp(prefix="bench-startup-pycache-") if no_bytecode else None
+        run_env = dict(env, PYTHONPYCACHEPREFIX=cache) if cache else env
+        try:
+            if case == "bare":
+                bare = run_bare(run_env, presses)
+                results["bare"].append(bare["ready"])
+                results["bare_keys"] += bare["keys"]
+                continue
+            home = fresh_home(saved if case == "resume" else None)
+            try:
+                out, _ = run_table(run_env, home, resume=case == "resume", presses=presses)
+            finally:
+                shutil.rmtree(home, ignore_errors=True)
+            results[case].append(out["ready"])
+            results[case + "_start"].append(out["start"])
+            results[case + "_deal"].append(out["deal"])
+            results["table_keys"] += out["keys"]
+        finally:
+            if cache:
+                shutil.rmtree(cache, ignore_errors=True)
 
 
-async def settle(pilot, session) -> None:
-    """Let the dealer and bots play until Ada is to act (not timed)."""
-    for _ in range(10_000):
-        await repaint(pilot)
-        table = session.table
-        if session._queue.empty() and (table.state.game_over or table.waiting_for_human() is not None):
-            await repaint(pilot)
-            return
-    raise RuntimeError("the table never settled")
+def empty_results() -> dict:
+    return {k: [] for k in ("bare", "bare_keys", "new", "new_start", "new_deal", "resume",
+                            "resume_start", "resume_deal", "table_keys")}
 
 
-async def key_latency_table(runs: int) -> tuple[list[float], list[float]]:
-    from pokeroulette_tui.ui.screens.help import HelpScreen
-    from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
-    from pokeroulette_tui.ui.screens.table import TableScreen
+# -- the import report ------------------------------------------------------------------------
 
-    help_times: list[float] = []
-    bet_times: list[float] = []
-    seed = 1
-    while len(bet_times) < runs:
-        app, session = table_app(seed)
-        frames = Frames(app)
-        async with app.run_test(size=SIZE) as pilot:
-            while len(bet_times) < runs:
-                await settle(pilot, session)
-                if session.table.state.game_over:
-                    break
-                if isinstance(app.screen, ShowdownScreen):
-                    await pilot.press("enter")
-                    continue
-                screen = app.screen
-                assert isinstance(screen, TableScreen)
-                if len(help_times) < runs:
-                    help_times.append(await press_and_time(
-                        app, frames, "question_mark", lambda: isinstance(app.screen, HelpScreen)))
-                    await pilot.press("escape")
-                    await repaint(pilot)
-                view = screen.view
-                if not (view is not None and view.my_turn and view.phase == "betting"):
-                    await pilot.press("k")  # stock to active: keep
-                    continue
-                kinds = view.options.kinds if view.options is not None else ()
-                key = "c" if ("check" in kinds or "call" in kinds) else "a"
-                bet_times.append(await press_and_time(
-                    app, frames, key, lambda: app.screen is screen and screen.view is not view))
-            await app.action_quit()
-        seed += 1
-    return help_times, bet_times
+_IMPORT_LINE = re.compile(r"import time:\s+(\d+)\s+\|\s+(\d+)\s+\|( *)([\w.]+)")
+
+
+def _imports(raw: bytes) -> dict[str, tuple[int, int, int]]:
+    """``-X importtime`` lines read off a terminal: module -> (self µs, cumulative µs, depth)."""
+    text = raw.decode("utf-8", "replace")
+    return {m.group(4): (int(m.group(1)), int(m.group(2)), len(m.group(3)) // 2)
+            for m in _IMPORT_LINE.finditer(text)}
+
+
+def import_profile(env: dict[str, str], top: int) -> None:
+    """Both commands under ``python -X importtime`` in a terminal: what the real path imports
+    that the bare app does not, before its start screen and after Enter."""
+    term = Terminal([sys.executable, "-X", "importtime", str(BARE_APP)], env)
+    try:
+        term.wait_for(BARE_READY)
+        term.drain(0.3)
+        bare = _imports(bytes(term.raw))
+    finally:
+        term.close()
+    home = fresh_home()
+    term = Terminal([sys.executable, "-X", "importtime", console_script()],
+                    dict(env, POKEROULETTE_HOME=str(home)))
+    try:
+        term.wait_for(START_READY)
+        term.drain(0.3)
+        cut = len(term.raw)
+        term.send(b"\r")
+        term.wait_for(TABLE_READY)
+        term.drain(0.3)
+        before = _imports(bytes(term.raw[:cut]))
+        after = {k: v for k, v in _imports(bytes(term.raw)).items() if k not in before}
+    finally:
+        term.close()
+        shutil.rmtree(home, ignore_errors=True)
+
+    def total(mods) -> float:
+        return sum(v[0] for v in mods.values()) / 1000
+
+    extra = {k: v for k, v in before.items() if k not in bare}
+    print(f"\nImports (python -X importtime in the terminal; self times summed, the report itself "
+          f"slows imports down):")
+    print(f"  bare app: {len(bare)} modules, {total(bare):.0f} ms; pokeroulette to the start "
+          f"screen: {len(before)} modules, {total(before):.0f} ms, of which {len(extra)} modules "
+          f"({total(extra):.0f} ms) the bare app does not import; after Enter: {len(after)} "
+          f"modules, {total(after):.0f} ms")
+    for title, mods in (("before the start screen, not imported by the bare app", extra),
+                        ("after Enter, on the way to the table", after)):
+        print(f"  {title} (cumulative ms, self ms, module; outermost first):")
+        rows = sorted(mods.items(), key=lambda kv: -kv[1][1])[:top]
+        for name, (own, cumulative, depth) in rows:
+            print(f"  {cumulative / 1000:8.1f} {own / 1000:7.1f}   {'  ' * depth}{name}")
 
 
 # -- report -----------------------------------------------------------------------------------
 
 def ms(seconds: float) -> str:
-    return f"{seconds * 1000:8.1f} ms"
+    return f"{seconds * 1000:7.0f} ms"
 
 
 def pct(values: list[float], p: float) -> float:
@@ -274,73 +347,87 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def line(label: str, ours: float, ref: float, ref_label: str) -> None:
-    print(f"  {label:<34}{ms(ours)}   {ref_label:<22}{ms(ref)}   ratio {ours / ref:5.2f}x")
-
-
-def profile(env: dict[str, str], top: int = 15) -> None:
-    result = subprocess.run([sys.executable, "-X", "importtime", "-c", "import pokeroulette_tui.ui.app"],
-                            env=env, capture_output=True, text=True, check=True)
-    rows = []
-    for row in result.stderr.splitlines():
-        parts = row.split("|")
-        if len(parts) == 3 and parts[1].strip().isdigit():
-            rows.append((int(parts[1]), int(parts[0].split(":")[1]), parts[2].rstrip()))
-    print("\nSlowest imports (cumulative µs, self µs) of pokeroulette_tui.ui.app:")
-    for cumulative, own, name in sorted(rows, reverse=True)[:top]:
-        print(f"  {cumulative:9d} {own:9d} {name}")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="few runs (a smoke test)")
-    parser.add_argument("--runs", type=int, default=None, help="runs of each measurement")
-    parser.add_argument("--profile", action="store_true", help="print the slowest imports")
-    parser.add_argument("--child", choices=("hello", "table"), help=argparse.SUPPRESS)
+    parser.add_argument("--runs", type=int, default=None, help="warm runs of each")
+    parser.add_argument("--no-bytecode-runs", type=int, default=None,
+                        help="runs of each without bytecode caches")
+    parser.add_argument("--profile", action="store_true", help="print the costliest imports")
+    parser.add_argument("--no-headless", action="store_true",
+                        help="skip the in-process key latency figures")
     args = parser.parse_args(argv)
-    if args.child:
-        child(args.child)
-        return 0
     runs = args.runs or (3 if args.quick else 11)
-    env = child_env()
-    os.environ["POKEROULETTE_HOME"] = env["POKEROULETTE_HOME"]
+    cold_runs = args.no_bytecode_runs
+    if cold_runs is None:
+        cold_runs = 1 if args.quick else 3
+    presses = 2 if args.quick else 3
+    env = base_env()
 
-    # warm the bytecode caches, then interleave the two so machine noise hits both alike
-    process_time(["-c", "import pokeroulette_tui.ui.app, pokeroulette_tui.ui.screens.table"], env)
-    imp_ours, imp_ref, cold_ours, cold_ref = [], [], [], []
-    for _ in range(runs):
-        imp_ref.append(process_time(["-c", "import textual.app"], env))
-        imp_ours.append(process_time(["-c", "import pokeroulette_tui.ui.app"], env))
-        cold_ref.append(cold_start("hello", env))
-        cold_ours.append(cold_start("table", env))
-
-    warm_ours, warm_ref = [], []
-    asyncio.run(time_to_ready(table_app, table_ready))  # imports, first-use caches
-    asyncio.run(time_to_ready(hello_app, hello_ready))
-    for _ in range(runs):
-        warm_ref.append(asyncio.run(time_to_ready(hello_app, hello_ready)))
-        warm_ours.append(asyncio.run(time_to_ready(table_app, table_ready)))
-
-    presses = max(runs, 5) * 2
-    key_ref = asyncio.run(key_latency_hello(presses))
-    help_times, bet_times = asyncio.run(key_latency_table(presses))
+    # the first launch of each, reported apart (the autosave is made after the first new table)
+    first = empty_results()
+    one_round(env, None, presses, first, cases=("bare", "new"))
+    saved = make_saved_game(env)
+    try:
+        one_round(env, saved, presses, first, cases=("resume",))
+        warm = empty_results()
+        for _ in range(runs):
+            one_round(env, saved, presses, warm)
+        cold = empty_results()
+        for _ in range(cold_runs):
+            one_round(env, saved, 0, cold, no_bytecode=True)
+    finally:
+        shutil.rmtree(saved, ignore_errors=True)
 
     med = statistics.median
-    print(f"Start-up and key latency at {SIZE[0]}x{SIZE[1]}, medians of {runs} runs "
-          f"(Python {sys.version.split()[0]})")
-    print("Start-up:")
-    line("import pokeroulette_tui.ui.app", med(imp_ours), med(imp_ref), "import textual.app")
-    line("cold start to the table", med(cold_ours), med(cold_ref), "cold start, hello app")
-    line("warm start to the table", med(warm_ours), med(warm_ref), "warm start, hello app")
-    print(f"Key to updated screen ({presses} presses):      p50        p95")
-    for label, values in (("x in the hello app (reference)", key_ref), ("? opens the help", help_times),
-                          ("c checks or calls", bet_times)):
-        ratio = med(values) / med(key_ref)
-        print(f"  {label:<34}{ms(pct(values, 50))} {ms(pct(values, 95))}   p50 ratio {ratio:5.2f}x")
-    target = med(cold_ours) / med(cold_ref)
-    print(f"Cold start ratio {target:.2f}x (target within 1.5x): {'ok' if target <= 1.5 else 'SLOWER'}")
+    print(f"Start-up of the real command in a {COLS}x{ROWS} pseudo-terminal, each launch a fresh "
+          f"process (Python {sys.version.split()[0]})")
+    head = f"  {'':<36}{'first run':>10}{f'warm, median of {runs}':>22}"
+    print(head + (f"{f'no bytecode, median of {cold_runs}':>28}" if cold_runs else ""))
+    rows = [("bare Textual app to its footer", "bare"),
+            ("pokeroulette to the start screen", "new_start"),
+            ("  Enter to the table", "new_deal"),
+            ("pokeroulette, new table: total", "new"),
+            ("pokeroulette with an autosave: start", "resume_start"),
+            ("  Enter to the resumed table", "resume_deal"),
+            ("pokeroulette, resumed table: total", "resume")]
+    for label, key in rows:
+        line = f"  {label:<36}{ms(first[key][0]):>10}{ms(med(warm[key])):>22}"
+        if cold_runs:
+            line += f"{ms(med(cold[key])):>28}"
+        print(line)
+    print("Ratios to the bare app (same run, same kind of launch):")
+    for label, key in (("new table", "new"), ("resumed table", "resume"),
+                       ("start screen", "new_start")):
+        parts = [f"first {first[key][0] / first['bare'][0]:.2f}x",
+                 f"warm {med(warm[key]) / med(warm['bare']):.2f}x"]
+        if cold_runs:
+            parts.append(f"no bytecode {med(cold[key]) / med(cold['bare']):.2f}x")
+        print(f"  {label:<36}" + ", ".join(parts))
+    keys_bare = first["bare_keys"] + warm["bare_keys"]
+    keys_table = first["table_keys"] + warm["table_keys"]
+    print(f"Key to screen in the terminal ({len(keys_table)} presses):       p50        p95")
+    for label, values in (("x in the bare app (reference)", keys_bare),
+                          ("? opens the help at the table", keys_table)):
+        print(f"  {label:<36}{ms(pct(values, 50))} {ms(pct(values, 95))}   p50 ratio "
+              f"{med(values) / med(keys_bare):.2f}x")
+    ratio = med(warm["new"]) / med(warm["bare"])
+    print(f"Warm start ratio, new table: {ratio:.2f}x (target within 1.5x): "
+          f"{'ok' if ratio <= 1.5 else 'SLOWER'}")
+
+    if not args.no_headless:
+        import headless_keys as hk
+
+        n = max(runs, 5) * 2
+        key_ref = asyncio.run(hk.key_latency_hello(n))
+        help_times, bet_times = asyncio.run(hk.key_latency_table(n))
+        print(f"Key to updated screen, headless in-process ({n} presses):  p50        p95")
+        for label, values in (("x in a one-Static app (reference)", key_ref),
+                              ("? opens the help", help_times), ("c checks or calls", bet_times)):
+            print(f"  {label:<36}{ms(pct(values, 50))} {ms(pct(values, 95))}   p50 ratio "
+                  f"{med(values) / med(key_ref):5.2f}x")
     if args.profile:
-        profile(env)
+        import_profile(env, 25)
     return 0
 
 

@@ -667,3 +667,92 @@ def test_removed_jokers_equal_a_stock_without_them(stock):
 def test_strength_orders_like_handvalue(a, b):
     va, vb = evaluate(a), evaluate(b)
     assert sign(strength(a) - strength(b)) == compare(va, vb)
+
+
+# ---------------------------------------------------------------------------
+# the fast paths of strength() against the general evaluator
+
+from pokeroulette_tui.engine import hands as hands_mod  # noqa: E402
+
+
+def test_every_five_card_table_entry_agrees_with_the_general_evaluator():
+    # every rank multiset (no rank five times) as a hand without a flush, and
+    # every five distinct ranks as a flush: 6,175 + 1,287 hands
+    for ranks in itertools.combinations_with_replacement(range(2, 15), 5):
+        if ranks[0] == ranks[4]:
+            continue
+        counts = Counter()
+        hand = []
+        for r in ranks:
+            hand.append(Card(r, "SHDC"[counts[r]]))
+            counts[r] += 1
+        if len({c.suit for c in hand}) == 1:  # five distinct ranks, all spades
+            hand[0] = Card(hand[0].rank, "H")
+        assert strength(hand) == evaluate(hand).strength, hand
+        assert strength(hand, five_of_a_kind="as_four") == evaluate(
+            hand, five_of_a_kind="as_four").strength
+    for ranks in itertools.combinations(range(2, 15), 5):
+        hand = [Card(r, "D") for r in ranks]
+        assert strength(hand) == evaluate(hand).strength, hand
+    assert len(hands_mod._TABLE5) == 6175 and len(hands_mod._FLUSH5) == 1287
+
+
+def test_every_six_and_seven_card_rank_multiset_agrees_with_the_general_evaluator():
+    # the bit-parallel path, memo cold, over its whole domain: every multiset of 6 or 7
+    # ranks (no rank five times), dealt round the suits so that no suit has five cards
+    hands_mod._MEMO.clear()
+    for size in (6, 7):
+        for ranks in itertools.combinations_with_replacement(range(2, 15), size):
+            hand = [Card(r, "SHDC"[i % 4]) for i, r in enumerate(ranks)]
+            if Counter(ranks).most_common(1)[0][1] > 4:
+                continue
+            assert strength(hand) == evaluate(hand).strength, hand
+    hands_mod._MEMO.clear()
+
+
+def test_every_flush_of_five_to_seven_cards_agrees_with_the_general_evaluator():
+    rng = random.Random(19)
+    for size in (5, 6, 7):
+        for ranks in itertools.combinations(range(2, 15), size):
+            hand = [Card(r, "H") for r in ranks]
+            if size == 5:  # and five hearts with two other cards, pairing some of them
+                others = [c for c in STANDARD_DECK if c.suit != "H"]
+                hand += rng.sample(others, 2)
+            assert strength(hand) == evaluate(hand).strength, hand
+            assert strength([c.index for c in hand]) == evaluate(hand).strength
+
+
+natural_st = st.sampled_from(STANDARD_DECK)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(st.lists(natural_st, min_size=5, max_size=7, unique=True),
+                 st.lists(natural_st, min_size=5, max_size=7)),  # two decks: duplicates
+       foak_st, st.booleans(), st.booleans())
+def test_the_fast_path_agrees_with_the_general_evaluator(hand, foak, as_indices, cold):
+    if cold:
+        hands_mod._MEMO.clear()
+    general = evaluate(hand, five_of_a_kind=foak).strength
+    given_cards = [c.index for c in hand] if as_indices else hand
+    assert strength(given_cards, five_of_a_kind=foak) == general  # memo cold or warm
+    assert strength(given_cards, five_of_a_kind=foak) == general  # memo warm
+
+
+def test_the_seven_card_memo_is_bounded(monkeypatch):
+    monkeypatch.setattr(hands_mod, "_MEMO_LIMIT", 50)
+    hands_mod._MEMO.clear()
+    rng = random.Random(17)
+    for _ in range(2000):
+        hand = rng.sample(STANDARD_DECK, rng.choice((6, 7)))
+        assert strength(hand) == evaluate(hand).strength
+        assert len(hands_mod._MEMO) <= 50
+    hands_mod._MEMO.clear()
+
+
+def test_a_bad_five_of_a_kind_option_raises_on_every_fast_path():
+    for text in ("As Ks Qs Js 9s", "As Ks Qs Js 9s 2d", "As Ks Qs Js 9s 2d 3c",
+                 "As Kd Qs Js 9s 2d 3c", "As Kd Qs Js 9s 2d"):
+        cards = parse_cards(text)
+        strength(cards)  # fills the tables and the memo first
+        with pytest.raises(ValueError, match="five_of_a_kind"):
+            strength(cards, five_of_a_kind="nope")

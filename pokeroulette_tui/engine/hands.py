@@ -13,8 +13,10 @@ Two entry points:
   as. It handles jokers, any stock size and the suit tie-break.
 * :func:`strength` returns a plain ``int`` that orders hands exactly like
   :class:`HandValue` does (suits ignored). It is the fast path for natural
-  5- to 7-card hands (a rank-multiset memo plus a flush-mask memo) and falls
-  back to :func:`evaluate` for anything else.
+  5- to 7-card hands (complete five-card tables built on first use, a
+  bit-parallel evaluation of the rank multiset or the flush suit's rank mask
+  for six and seven, with a bounded memo) and falls back to :func:`evaluate`
+  for anything else.
 
 Rank encoding of :attr:`HandValue.ranks`:
 
@@ -292,6 +294,7 @@ def _encode(category: int, ranks: Sequence[int]) -> int:
 _WINDOWS = tuple((top, 0b11111 << (top - 4)) for top in range(14, 4, -1))
 
 
+# bounded by its domain: a rank mask (bits 2..14) and 0..5 jokers, at most 8,192 × 6 keys
 _STRAIGHT_MEMO: dict[int, int] = {}
 
 
@@ -633,25 +636,154 @@ def compare(a: HandValue, b: HandValue, *, suit_order: str | None = None) -> int
 
 # Each natural card weighs: four bits of count for its suit (bits 0..15) plus
 # three bits of count for its rank (bits 16..54). The sum over 5..7 cards
-# (a count is at most 7) holds the suit counts and the rank multiset in an int
-# of two 30-bit digits; adding 3 to every suit nibble carries into its bit 3
-# exactly when a suit has five or more cards.
+# (a count is at most 7) holds the suit counts and the rank multiset; adding 3
+# to every suit nibble carries into its bit 3 exactly when a suit has five or
+# more cards.
 _RANK_SHIFT = 16
 _FLUSH_BIAS = 0x3333
 _FLUSH_FLAG = 0x8888
 _SUIT_NIBBLE = {"S": 0, "H": 4, "D": 8, "C": 12}
-_SUIT_AT = {v: k for k, v in _SUIT_NIBBLE.items()}
 _WEIGHT: dict[Card | int, int] = {
     c: (1 << (_RANK_SHIFT + 3 * (c.rank - 2))) | (1 << _SUIT_NIBBLE[c.suit])
     for c in STANDARD_DECK
 }
 _WEIGHT.update({c.index: _WEIGHT[c] for c in STANDARD_DECK})  # card indices work too
-# memos: rank-multiset key -> strength (5..7 naturals, no five of one suit),
-# and flush-suit rank mask -> strength (distinct ranks, 5..7 cards)
-_MEMO: dict[str, dict[int, int]] = {"high": {}, "as_four": {}}
-_FLUSH_MEMO: dict[int, int] = {}
-_MEMO_LIMIT = 200_000
+# A card's bit in a 16-bit rank mask of its suit (the suit at 4 × its nibble):
+# summed over cards without duplicates, the sum holds one rank mask a suit.
+_SUIT_BIT: dict[Card | int, int] = {
+    c: 1 << (4 * _SUIT_NIBBLE[c.suit] + c.rank) for c in STANDARD_DECK
+}
+_SUIT_BIT.update({c.index: _SUIT_BIT[c] for c in STANDARD_DECK})
+
+# In a rank multiset key (``weight sum >> _RANK_SHIFT``) rank r has three bits
+# of count at 3 * (r - 2); _LOW_BITS has the lowest bit of each field.
+_LOW_BITS = int("1" * 13, 8)
+_WHEEL_SPREAD = 1 << 36 | 1 << 9 | 1 << 6 | 1 << 3 | 1   # A 5 4 3 2
+_WHEEL_MASK = 1 << 14 | 0b111100                          # A 5 4 3 2 in a rank mask
+
+# Complete tables for five natural cards with no rank five times (built on
+# the first five-card call, in a few milliseconds): rank multiset key ->
+# strength, for hands without a flush and for flushes (distinct ranks).
+_TABLE5: dict[int, int] = {}
+_FLUSH5: dict[int, int] = {}
+# A bounded memo of 6- and 7-card rank multisets without a flush (the domain
+# is finite, and the memo is emptied when it reaches _MEMO_LIMIT entries).
+_MEMO: dict[int, int] = {}
+_MEMO_LIMIT = 1 << 15
+# per five_of_a_kind option; both options share the same dicts (they differ
+# only with a rank five times, which never enters them)
+_TABLES5 = {"high": _TABLE5, "as_four": _TABLE5}
+_FLUSHES5 = {"high": _FLUSH5, "as_four": _FLUSH5}
+_MEMOS = {"high": _MEMO, "as_four": _MEMO}
 _DEFAULT_SC = _scores("SHDC")
+
+
+def _top_ranks(spread: int, n: int) -> int:
+    """The ``n`` highest ranks of a spread rank mask, packed four bits each, high first."""
+    v = 0
+    for _ in range(n):
+        bl = spread.bit_length()
+        v = v << 4 | (bl + 5) // 3
+        spread ^= 1 << (bl - 1)
+    return v
+
+
+def _rank_key_strength(key: int) -> int:
+    """Strength of 5..7 natural cards without a flush, from their rank multiset key.
+
+    Returns -1 when a rank is there five times or more (the general evaluator
+    decides, as the five_of_a_kind option matters).
+    """
+    b0 = key & _LOW_BITS
+    b1 = key >> 1 & _LOW_BITS
+    b2 = key >> 2 & _LOW_BITS
+    ones = b0 | b1 | b2                    # ranks present
+    if b2:                                 # a rank four times or more
+        if b2 & (b0 | b1):
+            return -1
+        bl = b2.bit_length()
+        rest = ones ^ (1 << (bl - 1))
+        return _FOUR << 20 | (bl + 5) // 3 << 16 | (rest.bit_length() + 5) // 3 << 12
+    trips = b0 & b1                        # ranks three times
+    if trips:
+        bl = trips.bit_length()
+        tbit = 1 << (bl - 1)
+        rest = b1 ^ tbit                   # other ranks twice or three times
+        if rest:
+            return _FULL << 20 | (bl + 5) // 3 << 16 | (rest.bit_length() + 5) // 3 << 12
+    run = ones & ones >> 3 & ones >> 6 & ones >> 9 & ones >> 12
+    if run:
+        return _STRAIGHT << 20 | ((run.bit_length() + 5) // 3 + 4) << 16
+    if (ones & _WHEEL_SPREAD) == _WHEEL_SPREAD:
+        return _STRAIGHT << 20 | 5 << 16
+    if trips:
+        return _TRIPS << 20 | (bl + 5) // 3 << 16 | _top_ranks(ones ^ tbit, 2) << 8
+    if b1:                                 # pairs
+        bl = b1.bit_length()
+        pbit = 1 << (bl - 1)
+        rest = b1 ^ pbit
+        if rest:
+            bl2 = rest.bit_length()
+            kick = ones ^ pbit ^ (1 << (bl2 - 1))
+            return (_TWO << 20 | (bl + 5) // 3 << 16 | (bl2 + 5) // 3 << 12
+                    | (kick.bit_length() + 5) // 3 << 8)
+        return _PAIR << 20 | (bl + 5) // 3 << 16 | _top_ranks(ones ^ pbit, 3) << 4
+    return _top_ranks(ones, 5)
+
+
+def _flush_mask_strength(mask: int) -> int:
+    """Strength of a flush from the rank mask (bit r for rank r) of its suit's cards."""
+    run = mask & mask >> 1 & mask >> 2 & mask >> 3 & mask >> 4
+    if run:
+        return _SF << 20 | (run.bit_length() + 3) << 16
+    if (mask & _WHEEL_MASK) == _WHEEL_MASK:
+        return _SF << 20 | 5 << 16
+    v = 0
+    for _ in range(5):
+        bl = mask.bit_length()
+        v = v << 4 | (bl - 1)
+        mask ^= 1 << (bl - 1)
+    return _FLUSH << 20 | v
+
+
+def _build_tables5() -> None:
+    """Fill the complete five-card tables (6,175 rank multisets, 1,287 flushes).
+
+    Built category by category, as treys builds its tables; a test checks
+    every entry against the general evaluator.
+    """
+    from itertools import combinations
+
+    sp = [0, 0] + [1 << 3 * (r - 2) for r in range(2, 15)]
+    down = range(14, 1, -1)
+    table: dict[int, int] = {}
+    flushes: dict[int, int] = {}
+    for a, b, c, d, e in combinations(down, 5):  # five distinct ranks
+        key = sp[a] + sp[b] + sp[c] + sp[d] + sp[e]
+        if a - e == 4 or (a == 14 and b == 5):
+            top = b if a == 14 and b == 5 else a
+            table[key] = _STRAIGHT << 20 | top << 16
+            flushes[key] = _SF << 20 | top << 16
+        else:
+            v = a << 16 | b << 12 | c << 8 | d << 4 | e
+            table[key] = v
+            flushes[key] = _FLUSH << 20 | v
+    for x in down:
+        others = [r for r in down if r != x]
+        for y in others:
+            table[4 * sp[x] + sp[y]] = _FOUR << 20 | x << 16 | y << 12
+            table[3 * sp[x] + 2 * sp[y]] = _FULL << 20 | x << 16 | y << 12
+        for y, z in combinations(others, 2):
+            table[3 * sp[x] + sp[y] + sp[z]] = _TRIPS << 20 | x << 16 | y << 12 | z << 8
+        for y, z, w in combinations(others, 3):
+            table[2 * sp[x] + sp[y] + sp[z] + sp[w]] = (
+                _PAIR << 20 | x << 16 | y << 12 | z << 8 | w << 4)
+    for x, y in combinations(down, 2):
+        for z in down:
+            if z != x and z != y:
+                table[2 * sp[x] + 2 * sp[y] + sp[z]] = _TWO << 20 | x << 16 | y << 12 | z << 8
+    _FLUSH5.update(flushes)
+    _TABLE5.update(table)  # last: a non-empty _TABLE5 means both are complete
 
 
 def _slow_strength(cards, high: bool) -> int:
@@ -674,62 +806,67 @@ def _as_cards(cards) -> list:
 
 
 def _strength_miss(cards, five_of_a_kind: str) -> int:
-    """:func:`strength` for anything not in the memos (and filling them)."""
+    """:func:`strength` for anything its table and memo lookups do not answer."""
     high = _check_foak(five_of_a_kind)
     cards = _as_cards(cards)
-    if 5 <= len(cards) <= 7 and all(c[0] for c in cards):
+    n = len(cards)
+    if 5 <= n <= 7 and all(c[0] for c in cards):
         k = 0
         for c in cards:
             w = _WEIGHT.get(Card(c[0], c[1]))
             if w is None:
                 return _slow_strength(cards, high)  # not a card: raises ValueError
             k += w
+        if n == 5 and not _TABLE5:
+            _build_tables5()
+            return strength(cards, five_of_a_kind=five_of_a_kind)
         if (k + _FLUSH_BIAS) & _FLUSH_FLAG:
-            return _flush_strength(cards, k, high)
-        memo = _MEMO[five_of_a_kind]
-        if len(memo) > _MEMO_LIMIT:
-            memo.clear()
-        v = memo[k >> _RANK_SHIFT] = _slow_strength(cards, high)
+            return _flush_strength(cards, k, five_of_a_kind)
+        v = _rank_key_strength(k >> _RANK_SHIFT)
+        if v < 0:  # a rank five times or more
+            return _slow_strength(cards, high)
         return v
     return _slow_strength(cards, high)
 
 
-def _flush_strength(cards, k: int, high: bool) -> int:
+def _flush_strength(cards, k: int, five_of_a_kind: str) -> int:
     """5..7 natural cards with weight sum ``k``, five or more of one suit."""
-    cards = _as_cards(cards)
-    fs = _SUIT_AT[((k + _FLUSH_BIAS) & _FLUSH_FLAG).bit_length() - 4]
-    mask = m = 0
+    _MEMOS[five_of_a_kind]  # noqa: B018 - an unknown option raises KeyError
+    at = ((k + _FLUSH_BIAS) & _FLUSH_FLAG).bit_length() - 4  # the suit's nibble
+    bits = 0
+    suit_bit = _SUIT_BIT
     for c in cards:
-        if c[1] == fs:
-            mask |= 1 << c[0]
-            m += 1
-    if mask.bit_count() != m:
+        bits += suit_bit[c]
+    mask = bits >> 4 * at & 0xFFFF
+    if mask.bit_count() != (k >> at) & 0xF:
         # duplicate cards in the flush suit (several decks): the general way
-        return _slow_strength(cards, high)
+        return _slow_strength(_as_cards(cards), five_of_a_kind != "as_four")
     # Distinct ranks in the flush suit and at most two other cards: no four
     # of a kind or full house is possible, so the best hand is the flush or
     # straight flush, a function of the suit's rank mask alone.
-    v = _FLUSH_MEMO.get(mask)
-    if v is None:
-        v = _FLUSH_MEMO[mask] = _slow_strength([c for c in cards if c[1] == fs], True)
-    return v
+    return _flush_mask_strength(mask)
 
 
 def _make_strength():
     weight = _WEIGHT
-    memo = _MEMO
+    tables5 = _TABLES5
+    flushes5 = _FLUSHES5
+    memos = _MEMOS
     shift = _RANK_SHIFT
     bias = _FLUSH_BIAS
     flag = _FLUSH_FLAG
     miss = _strength_miss
     flush = _flush_strength
+    rank_key_strength = _rank_key_strength
 
     def strength(cards: Sequence[Card], *, five_of_a_kind: str = "high") -> int:
         """An ``int`` that orders hands exactly like :class:`HandValue` (suits ignored).
 
-        Fast for natural 5- to 7-card hands (a memo of rank multisets and one
-        of flush rank masks); correct for any stock, jokers wild (other sizes
-        and jokers go through the general evaluator). The int packs the
+        Fast for natural 5- to 7-card hands: complete tables for five cards
+        (built on the first call), a bit-parallel evaluation of the rank
+        multiset for six and seven (with a bounded memo), and of the suit's
+        rank mask for flushes. Correct for any stock, jokers wild (other sizes,
+        jokers and a rank five times go through the general evaluator). The int packs the
         category and up to five ranks, four bits each:
         ``category << 20 | r1 << 16 | r2 << 12 | …`` (a missing kicker is 0).
 
@@ -759,7 +896,10 @@ def _make_strength():
             if n == 5:
                 c0, c1, c2, c3, c4 = cards
                 k = weight[c0] + weight[c1] + weight[c2] + weight[c3] + weight[c4]
-            elif n == 7:
+                if (k + bias) & flag:
+                    return flushes5[five_of_a_kind][k >> shift]
+                return tables5[five_of_a_kind][k >> shift]
+            if n == 7:
                 c0, c1, c2, c3, c4, c5, c6 = cards
                 k = (weight[c0] + weight[c1] + weight[c2] + weight[c3] + weight[c4]
                      + weight[c5] + weight[c6])
@@ -769,10 +909,20 @@ def _make_strength():
             else:
                 return miss(cards, five_of_a_kind)
             if (k + bias) & flag:
-                return flush(cards, k, five_of_a_kind != "as_four")
-            return memo[five_of_a_kind][k >> shift]
+                return flush(cards, k, five_of_a_kind)
+            memo = memos[five_of_a_kind]
+            key = k >> shift
+            v = memo.get(key)
+            if v is None:
+                v = rank_key_strength(key)
+                if v < 0:  # a rank five times or more
+                    return miss(cards, five_of_a_kind)
+                if len(memo) >= _MEMO_LIMIT:
+                    memo.clear()
+                memo[key] = v
+            return v
         except (KeyError, TypeError, ValueError):
-            # a joker, an unknown option, or not yet in the memo
+            # a joker, an unknown option, a table not built yet or not in the memo
             return miss(cards, five_of_a_kind)
 
     strength.__qualname__ = "strength"
