@@ -40,6 +40,9 @@ class Session(abc.ABC):
     #: True when the table waits at the end of each hand until the result has been seen
     #: (:meth:`next_hand`); False when the table paces itself (network play).
     holds_results: bool = False
+    #: A table that paces itself: the event-loop time the next hand is dealt, during the
+    #: pause after a result (None otherwise).
+    next_deal: float | None = None
 
     @property
     def log_viewer(self) -> int | None:

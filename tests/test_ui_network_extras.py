@@ -79,6 +79,11 @@ class SelfPacedSession(LocalSession):
     def result_pending(self) -> bool:
         return False
 
+    @property
+    def next_deal(self) -> float:  # the host's result pause: four seconds from now
+        import asyncio
+        return asyncio.get_running_loop().time() + 4
+
 
 async def test_a_self_paced_table_shows_the_result_without_blocking_the_next_hand():
     from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
@@ -107,7 +112,7 @@ async def test_a_self_paced_table_shows_the_result_without_blocking_the_next_han
             else:
                 await press_passive(pilot, view)
         assert shown, "the hand's result was shown"
-        assert "the host deals the next hand" in str(shown[0].prompt)
+        assert "the host deals the next hand in 4 s" in shown[0]._prompt_text()
         # the next hand was dealt: the result is out of the way, the player's turn is live
         assert not isinstance(app.screen, ShowdownScreen)
         assert table_screen(app).view.my_turn

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
@@ -152,10 +153,12 @@ class ShowdownScreen(ModalScreen[None]):
     prompt: reactive[str] = reactive("Enter: back to the table")
 
     def __init__(self, result: HandResult, *, four_color: bool = False,
-                 prompt: str = "Enter: back to the table", name: str | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:
+                 prompt: str = "Enter: back to the table", deal_at: float | None = None,
+                 name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.four_color = four_color
+        self.deal_at = deal_at  # loop time of the next deal (a table that paces itself)
         self.set_reactive(ShowdownScreen.result, result)
         self.set_reactive(ShowdownScreen.prompt, prompt)
 
@@ -173,6 +176,19 @@ class ShowdownScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self._show()
+        self.set_interval(0.5, self._tick)
+
+    def _tick(self) -> None:
+        if self.deal_at is not None and "{in}" in self.prompt:
+            self._show()
+
+    def _prompt_text(self) -> str:
+        """The prompt, with ``{in}`` replaced by the time left to the next deal."""
+        left = ""
+        if self.deal_at is not None:
+            seconds = max(0, round(self.deal_at - asyncio.get_running_loop().time()))
+            left = f" in {seconds} s" if seconds else " now"
+        return self.prompt.replace("{in}", left)
 
     def watch_result(self) -> None:
         if self.is_mounted:
@@ -188,7 +204,8 @@ class ShowdownScreen(ModalScreen[None]):
             self.query_one("#showdown-title", Static).update(Text(title, style="bold"))
             self.query_one("#showdown-text", Static).update(
                 result_text(res, four_color=self.four_color))
-            self.query_one("#showdown-prompt", Static).update(Text(self.prompt + hint, style="italic"))
+            self.query_one("#showdown-prompt", Static).update(
+                Text(self._prompt_text() + hint, style="italic"))
         except NoMatches:  # not composed yet (on_mount shows it) or already closing
             pass
 

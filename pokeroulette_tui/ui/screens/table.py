@@ -256,12 +256,14 @@ class TableScreen(TableAsides, Screen[None]):
         result = HandResult.from_events(self._hand_events, pub, current)
         self.last_result = result
         prompt = self._result_prompt(pub)
+        deal_at = None if self.session.holds_results else self.session.next_deal
         if isinstance(self.app.screen, ShowdownScreen):
+            self.app.screen.deal_at = deal_at
             self.app.screen.prompt = prompt
             self.app.screen.result = result
         else:
-            self.app.push_screen(ShowdownScreen(result, four_color=self._four(), prompt=prompt),
-                                 self._showdown_closed)
+            self.app.push_screen(ShowdownScreen(result, four_color=self._four(), prompt=prompt,
+                                                deal_at=deal_at), self._showdown_closed)
         self._refresh_keys()
 
     def _result_prompt(self, pub: SeatView) -> str:
@@ -270,7 +272,7 @@ class TableScreen(TableAsides, Screen[None]):
             return "Enter: the final standings"
         if self.session.holds_results:
             return "Enter: deal the next hand"
-        return "Enter: close · the host deals the next hand in a moment"
+        return "Enter: close · the host deals the next hand{in}"
 
     def _close_stale_result(self) -> None:
         """A table that paces itself dealt the next hand: the result dialog goes (``s``
