@@ -43,6 +43,17 @@ class Session(abc.ABC):
     #: A table that paces itself: the event-loop time the next hand is dealt, during the
     #: pause after a result (None otherwise).
     next_deal: float | None = None
+    #: Network play: the deck check for the status line ("" at a local table).
+    fairness: str = ""
+
+    @property
+    def can_chat(self) -> bool:
+        """True when :meth:`chat` reaches other people (network play)."""
+        return getattr(self.chat, "__func__", None) is not Session.chat
+
+    async def chat(self, text: str) -> None:
+        """Send a line of chat to the table (a session without chat refuses)."""
+        raise IllegalAction("there is nobody to chat with at this table")
 
     @property
     def log_viewer(self) -> int | None:

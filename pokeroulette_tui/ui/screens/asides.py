@@ -54,13 +54,12 @@ class TableAsides:
         """Network play: a line of chat to everyone at the table (shown as plain text)."""
         from pokeroulette_tui.ui.screens.chat import ChatScreen
 
-        send = getattr(self.session, "chat", None)
-        if not callable(send):
+        if not self.session.can_chat:
             return
 
         async def sent(text: str | None) -> None:
             if text:
-                await send(text)
+                await self.session.chat(text)
 
         self.app.push_screen(ChatScreen(), sent)
 

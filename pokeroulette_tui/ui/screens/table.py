@@ -220,7 +220,7 @@ class TableScreen(TableAsides, Screen[None]):
         centre.view = view
         status = self.query_one(StatusLine)
         status.hot_seat = self.seating.hot_seat
-        status.fairness = str(getattr(self.session, "fairness", "") or "")
+        status.fairness = self.session.fairness or ""
         status.view = view
         hand = self.query_one(HandPanel)
         hand.four_color = four
@@ -345,7 +345,7 @@ class TableScreen(TableAsides, Screen[None]):
         if action == "leave":
             return self._leaver() is not None
         if action == "chat":
-            return callable(getattr(self.session, "chat", None))
+            return self.session.can_chat
         return True
 
     async def act(self, action: Action) -> None:
