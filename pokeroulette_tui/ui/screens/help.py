@@ -13,7 +13,7 @@ from textual.widgets import Static
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 KEYS: list[tuple[str, str]] = [
-    ("c", "check, or call the bet"),
+    ("c", "check, or call the bet (all in when the call takes your whole stack)"),
     ("b / r", "bet / raise: choose an amount (m min, h ½ pot, p pot, a all in, or type it)"),
     ("a", "go all in"),
     ("f", "fold"),

@@ -48,6 +48,15 @@ def _digit(i: int) -> str:
     return str((i + 1) % 10)
 
 
+def calls_all_in(view: SeatView) -> bool:
+    """True when calling would cost the seat its whole stack: then ``c`` goes all in (the
+    engine offers that call only as an all-in)."""
+    o, me = view.options, view.me
+    if o is None or me is None or o.check or o.call or not o.all_in:
+        return False
+    return view.current_bet - me.bet >= me.chips
+
+
 class TableScreen(TableAsides, Screen[None]):
     """A game in progress, seen by the local seat whose turn it is (or publicly)."""
 
@@ -55,6 +64,7 @@ class TableScreen(TableAsides, Screen[None]):
     BINDINGS = [
         Binding("c", "check", "Check"),
         Binding("c", "call", "Call"),
+        Binding("c", "call_all_in", "Call all in"),
         Binding("b", "bet", "Bet"),
         Binding("r", "raise", "Raise"),
         Binding("a", "all_in", "All in"),
@@ -329,6 +339,8 @@ class TableScreen(TableAsides, Screen[None]):
         v = self._turn()
         if action in BET_ACTIONS:
             return bool(v and v.options is not None and action in v.options.kinds)
+        if action == "call_all_in":
+            return v is not None and calls_all_in(v)
         if action in ("choose", "keep"):
             if not (v and v.phase == "stock_to_active" and v.me is not None):
                 return False
@@ -367,6 +379,9 @@ class TableScreen(TableAsides, Screen[None]):
 
     async def action_call(self) -> None:
         await self.act(Call(seat=self._seat()))
+
+    async def action_call_all_in(self) -> None:
+        await self.act(AllIn(seat=self._seat()))
 
     async def action_all_in(self) -> None:
         await self.act(AllIn(seat=self._seat()))
