@@ -292,3 +292,41 @@ def test_joker_in_a_shown_hand_says_what_it_stands_for():
               Event("pot_won", "Ana wins", seat=0, amount=3)]
     res = HandResult.from_events(events, v)
     assert "(★ as J" in res.shown[0].hand_name
+
+
+def _pots_view(contrib, all_in=(), folded=()):
+    """A betting view with these contributions (seat → chips put in this hand)."""
+    from pokeroulette_tui.engine.game import new_game
+    from pokeroulette_tui.engine.rules import PRESETS as P
+    from pokeroulette_tui.engine.view import view_for
+
+    g = new_game(P["classic"], ["Ana", "Bo", "Cy"], seed=1)
+    apply(g, StartHand())
+    for i, s in enumerate(g.seats):
+        s.contributed = contrib[i]
+        s.all_in = i in all_in
+        s.folded = i in folded
+    return view_for(g, None)
+
+
+def test_an_ordinary_bet_is_one_pot_not_a_side_pot():
+    from pokeroulette_tui.ui.widgets.present import pots_text, shown_pots
+
+    v = _pots_view([1, 13, 1])  # Bo bet 12 over the antes; nobody has called yet
+    assert shown_pots(v) == [(15, (0, 1, 2))]
+    assert pots_text(v).plain == "Pot 15"
+
+
+def test_a_short_all_in_splits_a_side_pot_off():
+    from pokeroulette_tui.ui.widgets.present import pots_text, shown_pots
+
+    v = _pots_view([5, 20, 20], all_in=(0,))  # Ana all in for 5, Bo and Cy went on to 20
+    assert shown_pots(v) == [(15, (0, 1, 2)), (30, (1, 2))]
+    assert pots_text(v).plain == "Main pot 15 (Ana, Bo, Cy)\nSide pot 30 (Bo, Cy)"
+
+
+def test_folded_money_stays_in_the_pots_but_not_their_seats():
+    from pokeroulette_tui.ui.widgets.present import shown_pots
+
+    v = _pots_view([8, 3, 20], all_in=(0,), folded=(1,))
+    assert shown_pots(v) == [(19, (0, 2)), (12, (2,))]

@@ -222,20 +222,46 @@ def seat_text(view: SeatView, seat: int, *, four_color: bool = False, width: int
     return out.text()
 
 
+def shown_pots(view: SeatView) -> list[tuple[int, tuple[int, ...]]]:
+    """The pots as a player thinks of them: one pot, split only where a player is all in
+    for less than others put in (then a main pot and side pots, each with who may win it).
+
+    The engine's own pots are cut at every level of contribution, so while a round's bets
+    are not yet matched an ordinary bet would look like a side pot.
+    """
+    total = sum(a for a, _ in view.pots)
+    live = [p for p in view.players if p.in_hand and not p.folded]
+    everyone = (total, tuple(p.seat for p in live))
+    top = max((p.contributed for p in view.players), default=0)
+    levels = sorted({p.contributed for p in live if p.all_in and 0 < p.contributed < top})
+    if not levels:
+        return [everyone]
+    out: list[tuple[int, tuple[int, ...]]] = []
+    prev = 0
+    for level in levels + [top]:
+        amount = sum(min(p.contributed, level) - min(p.contributed, prev) for p in view.players)
+        eligible = tuple(p.seat for p in live if p.contributed > prev)
+        if amount:
+            out.append((amount, eligible))
+        prev = level
+    return out if sum(a for a, _ in out) == total else [everyone]
+
+
 def pots_text(view: SeatView) -> Text:
-    """``Pot 24`` plus side pots with who may win them."""
+    """``Pot 24``, or a main pot and side pots with who may win them."""
     out = Text()
     if not view.pots:
         total = sum(pl.bet for pl in view.players)
         if view.rules.uses_chips:
             out.append(f"Pot {total}", style="bold")
         return out
-    for i, (amount, eligible) in enumerate(view.pots):
+    pots = shown_pots(view)
+    for i, (amount, eligible) in enumerate(pots):
         if i:
             out.append("\n")
-        label = "Pot" if len(view.pots) == 1 else "Main pot" if i == 0 else "Side pot"
+        label = "Pot" if len(pots) == 1 else "Main pot" if i == 0 else "Side pot"
         out.append(f"{label} {amount}", style="bold")
-        if len(view.pots) > 1:
+        if len(pots) > 1:
             out.append(" (")
             for k, s in enumerate(eligible):
                 if k:
