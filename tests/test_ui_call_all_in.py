@@ -75,3 +75,26 @@ async def test_an_ordinary_call_is_still_a_call():
         await settle(pilot, session)
         assert not calls_all_in(table_screen(app).view)
         assert "Call all in" not in screen_text(app)
+
+
+async def test_moving_the_only_stock_card_asks_for_a_second_press():
+    from pokeroulette_tui.engine.actions import MoveStockToActive
+    from pokeroulette_tui.session import LocalSession
+    from ui_pilot import table_until
+
+    def only_card_choice(state) -> bool:
+        return (state.to_act == 0 and state.phase == "stock_to_active"
+                and len(state.seats[0].stock) == 1)
+
+    rules = PRESETS["swedish"].replace(betting="none")
+    table = table_until(rules, SEATS, 2, only_card_choice)
+    session = LocalSession(table, delay=0)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, session)
+        n = len(session.table.actions)
+        await press(pilot, "1")
+        assert len(session.table.actions) == n, "the first press only warns"
+        assert any("only stock card" in n.message for n in app._notifications)
+        await press(pilot, "1")
+        assert session.table.actions[n] == MoveStockToActive(seat=0, index=0)

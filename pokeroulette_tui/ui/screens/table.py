@@ -108,6 +108,7 @@ class TableScreen(TableAsides, Screen[None]):
         self._last_to_act: int | None = None
         self._refresh_pending = False
         self._live_keys: tuple[bool, ...] = ()
+        self._emptying: tuple[int | None, int, int] | None = None  # warned: only stock card
         self._key_actions = [parse_action(b.action)[1:] for b in self.BINDINGS
                              if isinstance(b, Binding) and "." not in b.action]
 
@@ -421,6 +422,15 @@ class TableScreen(TableAsides, Screen[None]):
         self.app.push_screen(AmountScreen(title, lo, hi, presets=presets), done)
 
     async def action_choose(self, index: int) -> None:
+        v = self._turn()
+        if v is not None and v.me is not None and len(v.me.stock) == 1:
+            moment = (v.seat, v.hand_no, v.round_no)
+            if self._emptying != moment:  # the only stock card: say so once, then do it
+                self._emptying = moment
+                self.notify("That is your only stock card: your stock would be empty. "
+                            "Press 1 again to move it, or k to keep it.", title="Stock to active",
+                            severity="warning", markup=False)
+                return
         await self.act(MoveStockToActive(seat=self._seat(), index=index))
 
     async def action_keep(self) -> None:
