@@ -3,7 +3,7 @@
 Usage::
 
     python benchmarks/bench_startup.py [--quick] [--runs N] [--no-bytecode-runs M]
-                                       [--profile] [--no-headless]
+                                       [--profile] [--no-headless] [--think S]
 
 The user's path, timed in a pseudo-terminal (80x24, ``TERM=xterm-256color``), every run a
 fresh process; both sides are launched the same way and timed to their first interactive
@@ -27,7 +27,10 @@ ratios to the bare app. Target: the new table within 1.5x the bare app.
 
 Key to screen, in the same terminals: ``?`` opening the help at the table, against ``x``
 changing the bare app's text (p50 and p95). ``--no-headless`` skips the older in-process
-figures (``headless_keys.py``: ``?`` and ``c`` at a headless table). ``--profile`` runs
+figures (``headless_keys.py``: ``?`` and ``c`` at a headless table). ``--think S`` adds
+Enter-to-table after S seconds on the start screen (the figures above press Enter at once,
+so they include loading the table, which the start screen otherwise does while a player
+reads it). ``--profile`` runs
 the real command once more under ``python -X importtime`` (the import report read off the
 terminal) and prints the costliest imports of the path to the table.
 """
@@ -194,7 +197,7 @@ def run_bare(env: dict[str, str], presses: int = 0) -> dict:
         term.close()
 
 
-def run_table(env: dict[str, str], home: Path, *, resume: bool, presses: int = 0,
+def run_table(env: dict[str, str], home: Path, *, resume: bool, presses: int = 0, think: float = 0.0,
               argv_prefix: list[str] | None = None) -> tuple[dict, Terminal | None]:
     """Launch ``pokeroulette``, press Enter on the start screen, wait for the table."""
     env = dict(env, POKEROULETTE_HOME=str(home))
@@ -205,6 +208,8 @@ def run_table(env: dict[str, str], home: Path, *, resume: bool, presses: int = 0
         if resume:
             term.wait_for(RESUME_OFFERED)
         start = term.wait_for(START_READY)
+        if think:
+            term.drain(think)  # a player reading the start screen
         sent = term.send(b"\r")
         table = term.wait_for(TABLE_READY)
         out = {"start": start - term.start, "deal": table - sent, "ready": table - term.start,
@@ -354,6 +359,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-bytecode-runs", type=int, default=None,
                         help="runs of each without bytecode caches")
     parser.add_argument("--profile", action="store_true", help="print the costliest imports")
+    parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
+                        help="also time Enter to the table after this long on the start screen "
+                             "(a player reading it; the start screen loads the table meanwhile)")
     parser.add_argument("--no-headless", action="store_true",
                         help="skip the in-process key latency figures")
     args = parser.parse_args(argv)
@@ -414,6 +422,18 @@ def main(argv: list[str] | None = None) -> int:
     ratio = med(warm["new"]) / med(warm["bare"])
     print(f"Warm start ratio, new table: {ratio:.2f}x (target within 1.5x): "
           f"{'ok' if ratio <= 1.5 else 'SLOWER'}")
+
+    if args.think > 0:
+        thought = []
+        for _ in range(runs):
+            home = fresh_home()
+            try:
+                out, _ = run_table(env, home, resume=False, think=args.think)
+            finally:
+                shutil.rmtree(home, ignore_errors=True)
+            thought.append(out["deal"])
+        print(f"Enter to the table after {args.think:g} s on the start screen (new table, median "
+              f"of {runs}): {ms(med(thought))}; with no pause: {ms(med(warm['new_deal']))}")
 
     if not args.no_headless:
         import headless_keys as hk

@@ -8,7 +8,8 @@ Runs both, as ``bench_startup.py`` does, in a pseudo-terminal, a fresh process e
 real command with an empty ``POKEROULETTE_HOME``: start screen, Enter, table), but each
 child first wraps a few functions to note when they run and how long they take: import
 phases, frames handed to the terminal, footer recomposes (and on which screen), stylesheet
-parsing and restyling, ``StartScreen.action_deal`` and ``PokerApp.open_table``. Prints the
+parsing and restyling, ``StartScreen.action_deal`` (and in it the wait for the imports the
+start screen runs in the background) and ``PokerApp.open_table``. Prints the
 medians over N launches, in ms since the launch (or since Enter). The wrapping costs a
 little time itself; the figures are for finding where time goes, ``bench_startup.py``
 gives the start-up figures.
@@ -122,6 +123,9 @@ def child(which: str) -> None:
                 pass
             else:
                 timed(start.StartScreen, "action_deal", "action_deal")
+            preload = getattr(pokeroulette_tui.ui.launch, "TablePreload", None)
+            if preload is not None:
+                timed(preload, "wait", "preload wait")
             note("instrumented")
             cli.main()
     finally:
@@ -192,6 +196,9 @@ def run_traced(which: str, env: dict[str, str]) -> dict[str, float] | None:
     deal = [(t, d) for t, label, d in events if label == "action_deal" and t >= enter]
     if deal:
         row["Enter -> action_deal done"] = since(deal[0][0]) + deal[0][1]
+    waited = [d for t, label, d in events if label == "preload wait" and t >= enter]
+    if waited:
+        row["  waiting for the background imports, ms"] = waited[0]
     opened = [d for t, label, d in events if label == "open_table" and t >= enter]
     if opened:
         row["  open_table (imports the table screen), ms"] = opened[0]

@@ -3,15 +3,20 @@
 Levels: ``random`` (any legal action), ``simple`` (rules of thumb, :mod:`.simple`) and
 ``strong`` (Monte Carlo over the cards it cannot see, :mod:`.strong`). A bot may answer a
 bet or raise with any amount inside ``view.options``, not only the listed min and max.
+
+Importing this package is cheap: the level names are known at once, and a level's module
+(and the engine with it) loads the first time a bot of that level is made.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
-from typing import Protocol
+from typing import TYPE_CHECKING, Iterator, MutableMapping, Protocol
 
-from pokeroulette_tui.engine.actions import Action
-from pokeroulette_tui.engine.view import SeatView
+if TYPE_CHECKING:
+    from pokeroulette_tui.engine.actions import Action
+    from pokeroulette_tui.engine.view import SeatView
 
 
 class Bot(Protocol):
@@ -36,14 +41,49 @@ class RandomBot:
         return self.rng.choice(legal)
 
 
-def _levels() -> dict[str, type]:
-    # imported here: the level modules import helpers from this package
-    from pokeroulette_tui.bots.simple import SimpleBot
-    from pokeroulette_tui.bots.strong import StrongBot
-    return {"random": RandomBot, "simple": SimpleBot, "strong": StrongBot}
+class Levels(MutableMapping[str, type]):
+    """Level name -> bot class, in order, weakest first. A class given as
+    ``"module:Name"`` is imported the first time it is looked up.
+
+    >>> levels = Levels({"random": RandomBot, "simple": "pokeroulette_tui.bots.simple:SimpleBot"})
+    >>> list(levels), levels["simple"].__name__
+    (['random', 'simple'], 'SimpleBot')
+    """
+
+    def __init__(self, classes: dict[str, type | str]) -> None:
+        self._classes = dict(classes)
+
+    def __getitem__(self, level: str) -> type:
+        cls = self._classes[level]
+        if isinstance(cls, str):
+            module, _, name = cls.partition(":")
+            cls = self._classes[level] = getattr(importlib.import_module(module), name)
+        return cls
+
+    def __setitem__(self, level: str, cls: type) -> None:
+        self._classes[level] = cls
+
+    def __delitem__(self, level: str) -> None:
+        del self._classes[level]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._classes)
+
+    def __len__(self) -> int:
+        return len(self._classes)
+
+    def __contains__(self, level: object) -> bool:
+        return level in self._classes
+
+    def __repr__(self) -> str:
+        return f"Levels({list(self._classes)})"
 
 
-LEVELS: dict[str, type] = _levels()
+LEVELS: MutableMapping[str, type] = Levels({
+    "random": RandomBot,
+    "simple": "pokeroulette_tui.bots.simple:SimpleBot",
+    "strong": "pokeroulette_tui.bots.strong:StrongBot",
+})
 """Bot levels, weakest first: random, simple (rules of thumb), strong (Monte Carlo)."""
 
 

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from pokeroulette_tui.ui.styles import css_paths, theme_path
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
-
-from pokeroulette_tui.ui.styles import css_paths
 
 if TYPE_CHECKING:  # the engine and the screens load when a table or the start screen opens
     from pokeroulette_tui.session import Session
@@ -44,13 +43,18 @@ class PokerApp(App[None]):
     ]
 
     def __init__(self, config: AppConfig, session: Session | None = None) -> None:
-        # both colour files load; each scopes its rules with :dark / :light
-        super().__init__(css_path=css_paths())
+        # the layout and the colours of the theme in use (each colour file scopes its rules
+        # with :dark / :light); the other colour file is read when the theme is switched
+        super().__init__(css_path=css_paths(config.theme))
         self.config = config
         self.session = session
         self.four_color = bool(config.four_color)
 
     def on_mount(self) -> None:
+        if not self.is_headless:  # a lost terminal ends the program, SIGHUP or not
+            from pokeroulette_tui.ui.terminal import watch_terminal
+
+            watch_terminal()
         self.theme = TEXTUAL_THEMES.get(self.config.theme, "textual-dark")
         if self.session is not None:
             self.open_table(self.session)
@@ -73,15 +77,20 @@ class PokerApp(App[None]):
             return False
         return True
 
-    def open_table(self, session: Session):
+    def open_table(self, session: Session, *, then: Callable[[], object] | None = None):
         """Sit down at ``session``'s table: push the table screen, which starts the session.
 
-        Returns the push's awaitable (awaiting it is optional).
+        ``then`` is called once the table's first frame is out. Returns the push's awaitable
+        (awaiting it is optional).
         """
         from pokeroulette_tui.ui.screens.table import TableScreen
 
         self.session = session
-        return self.push_screen(TableScreen(session))
+        screen = TableScreen(session)
+        mounted = self.push_screen(screen)
+        if then is not None:
+            screen.call_after_refresh(then)
+        return mounted
 
     async def close_session(self) -> None:
         """Stop the current session (a local one saves first)."""
@@ -102,11 +111,18 @@ class PokerApp(App[None]):
 
     def action_toggle_theme(self) -> None:
         """Switch between the dark and the light theme, and remember the choice."""
-        dark = self.current_theme.dark
-        self.theme = TEXTUAL_THEMES["light" if dark else "dark"]
-        self.config.theme = "light" if dark else "dark"
+        name = "light" if self.current_theme.dark else "dark"
+        self._read_colours(name)
+        self.theme = TEXTUAL_THEMES[name]  # restyles with every stylesheet read so far
+        self.config.theme = name
         self.config.save()
 
+    def _read_colours(self, theme: str) -> None:
+        """Add ``theme``'s colour file to the stylesheet if it is not in it yet."""
+        path = theme_path(theme)
+        if path not in self.css_path:
+            self.css_path.append(path)
+            self.stylesheet.read(path)
 
     def action_toggle_four_color(self) -> None:
         """Switch the four-colour deck (♠ black, ♥ red, ♦ blue, ♣ green) on or off, and remember it."""

@@ -7,29 +7,55 @@ import json
 import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from platformdirs import user_config_dir, user_data_dir
 
 from pokeroulette_tui.bots import LEVELS
-from pokeroulette_tui.engine.game import MAX_NAME
 from pokeroulette_tui.engine.rules import PRESETS, RuleError, RuleSet
-from pokeroulette_tui.engine.save import atomic_write, private_dir
-from pokeroulette_tui.table import SeatConfig
+
+# Up to the start screen this module loads no more of the engine than the rules: the table,
+# the game and the save code load when a table is dealt or a saved one is found.
 
 APP = "pokeroulette"
+
+MAX_NAME = 24
+"""Longest player name (the engine's ``engine.game.MAX_NAME``, a test keeps them equal)."""
+
+
+@dataclass
+class SeatChoice:
+    """Who sits in a seat of a table not dealt yet: a name, and a bot level or None for a
+    person. The same two fields as :class:`pokeroulette_tui.table.SeatConfig`, which a
+    table is dealt with (:func:`pokeroulette_tui.ui.launch.new_session` turns these into
+    those); this one loads without the engine."""
+
+    name: str
+    bot: str | None = None
+
+
+def _config_home() -> Path:
+    home = os.environ.get("POKEROULETTE_HOME")
+    return Path(home) / "config" if home else Path(user_config_dir(APP))
+
+
+def _data_home() -> Path:
+    home = os.environ.get("POKEROULETTE_HOME")
+    return Path(home) / "data" if home else Path(user_data_dir(APP))
 
 
 def config_dir() -> Path:
     """Per-user config folder (``$POKEROULETTE_HOME/config`` when that is set), owner-only."""
-    home = os.environ.get("POKEROULETTE_HOME")
-    return private_dir(Path(home) / "config" if home else Path(user_config_dir(APP)))
+    from pokeroulette_tui.engine.save import private_dir
+
+    return private_dir(_config_home())
 
 
 def data_dir() -> Path:
     """Per-user data folder for autosaves, logs and the jackpot, owner-only (0700)."""
-    home = os.environ.get("POKEROULETTE_HOME")
-    return private_dir(Path(home) / "data" if home else Path(user_data_dir(APP)))
+    from pokeroulette_tui.engine.save import private_dir
+
+    return private_dir(_data_home())
 
 
 def autosave_path() -> Path:
@@ -38,6 +64,11 @@ def autosave_path() -> Path:
 
 def settings_path() -> Path:
     return config_dir() / "settings.json"
+
+
+def autosave_exists() -> bool:
+    """True if there is an autosave to look at (without making any folder)."""
+    return (_data_home() / "autosave.json").exists()
 
 
 def default_bot_level() -> str:
@@ -76,7 +107,7 @@ def default_name(seat: int, bot: str | None) -> str:
     return login_name() if seat == 0 else f"Player {seat + 1}"
 
 
-def default_seats(players: int = 4, humans: int = 1, bot: str | None = None) -> list[SeatConfig]:
+def default_seats(players: int = 4, humans: int = 1, bot: str | None = None) -> list[SeatChoice]:
     """``humans`` people in the first seats, bots of level ``bot`` in the rest.
 
     One person plays under the login name; several (hot-seat) are "Player 1", "Player 2" …
@@ -91,13 +122,13 @@ def default_seats(players: int = 4, humans: int = 1, bot: str | None = None) -> 
     for i in range(players):
         if i < humans:
             name = login_name() if humans == 1 else f"Player {i + 1}"
-            seats.append(SeatConfig(name=name))
+            seats.append(SeatChoice(name=name))
         else:
-            seats.append(SeatConfig(name=default_name(i, level), bot=level))
+            seats.append(SeatChoice(name=default_name(i, level), bot=level))
     return seats
 
 
-def check_seats(rules: RuleSet, seats: list[SeatConfig]) -> str | None:
+def check_seats(rules: RuleSet, seats: Sequence[SeatChoice]) -> str | None:
     """Why these seats cannot play these rules, in one sentence, or None if they can.
 
     >>> check_seats(RuleSet(), default_seats(2))
@@ -123,10 +154,13 @@ def check_seats(rules: RuleSet, seats: list[SeatConfig]) -> str | None:
 
 @dataclass
 class TableSetup:
-    """A table agreement before the first deal: the rules, who sits where, a fixed seed or none."""
+    """A table agreement before the first deal: the rules, who sits where, a fixed seed or none.
+
+    ``seats`` are :class:`SeatChoice` (or anything with the same ``name`` and ``bot``, such
+    as the table's own ``SeatConfig``)."""
 
     rules: RuleSet = field(default_factory=RuleSet)
-    seats: list[SeatConfig] = field(default_factory=default_seats)
+    seats: list[SeatChoice] = field(default_factory=default_seats)
     preset: str = "classic"     # the preset the rules started from
     seed: int | None = None     # a fixed shuffle (command line only; never remembered)
 
@@ -152,7 +186,7 @@ class TableSetup:
             return None
         try:
             rules = RuleSet.from_dict(data["rules"])
-            seats = [SeatConfig(name=str(s["name"]), bot=None if s.get("bot") is None else str(s["bot"]))
+            seats = [SeatChoice(name=str(s["name"]), bot=None if s.get("bot") is None else str(s["bot"]))
                      for s in data["seats"]]
         except (RuleError, KeyError, TypeError, AttributeError):
             return None
@@ -187,8 +221,8 @@ class AppConfig:
     @classmethod
     def load(cls) -> "AppConfig":
         """The saved settings, or defaults if there are none or the file is damaged."""
-        try:
-            data = json.loads(settings_path().read_text(encoding="utf-8"))
+        try:  # read where settings_path() is, without making the folder for it
+            data = json.loads((_config_home() / "settings.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return cls()
         if not isinstance(data, dict):
@@ -200,6 +234,8 @@ class AppConfig:
             return cls()
 
     def save(self) -> None:
+        from pokeroulette_tui.engine.save import atomic_write
+
         try:
             data = {f.name: getattr(self, f.name) for f in fields(self) if not f.metadata.get("runtime")}
             atomic_write(settings_path(), json.dumps(data, indent=2))

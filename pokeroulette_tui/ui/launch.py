@@ -3,27 +3,32 @@
 from __future__ import annotations
 
 import argparse
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokeroulette_tui.bots import LEVELS
 from pokeroulette_tui.cli import CliError
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
-from pokeroulette_tui.engine.save import SaveError
-from pokeroulette_tui.engine.state import LEFT, OUT
-from pokeroulette_tui.session import LocalSession
-from pokeroulette_tui.table import Table
 from pokeroulette_tui.ui.config import (
     AppConfig,
     LaunchOptions,
     TableSetup,
+    autosave_exists,
     autosave_path,
     check_seats,
     default_bot_level,
     default_seats,
 )
+
+# Up to the start screen nothing here loads the engine beyond its rules: the table, the
+# session and the save code are imported when a saved game is found or a table is dealt
+# (and, while the start screen waits for a key, in the background: TablePreload).
+if TYPE_CHECKING:
+    from pokeroulette_tui.session import LocalSession
+    from pokeroulette_tui.table import Table
 
 VARIANT_NAMES = {"roulette": "Poker Roulette", "draw": "five-card draw"}
 
@@ -106,9 +111,15 @@ def read_autosave(path: Path | None = None) -> Autosave:
     """Load the autosave if there is one. A damaged file is moved aside (never deleted) and
     reported; the save of a finished game, or of one every player at this terminal left, is
     cleared. Never raises."""
+    if path is None and not autosave_exists():
+        return Autosave()
     path = path or autosave_path()
     if not path.exists():
         return Autosave()
+    from pokeroulette_tui.engine.save import SaveError
+    from pokeroulette_tui.engine.state import LEFT
+    from pokeroulette_tui.table import Table
+
     try:
         table = Table.resume(path)
         if len(table.seats) != len(table.state.seats):
@@ -155,12 +166,14 @@ def clear_autosave(path: Path | None = None) -> None:
 def describe_save(table: Table) -> str:
     """One line for the resume offer: the hand and who is playing, with their score.
 
-    >>> from pokeroulette_tui.table import SeatConfig
+    >>> from pokeroulette_tui.table import SeatConfig, Table
     >>> t = Table.create(RuleSet(), [SeatConfig("You"), SeatConfig("Bo", "random"),
     ...                              SeatConfig("Cy", "random")], seed=1)
     >>> describe_save(t)
     'Poker Roulette, before the first deal; players: You 100, Bo 100, Cy 100 chips'
     """
+    from pokeroulette_tui.engine.state import LEFT, OUT
+
     state = table.state
     rules = state.rules
     when = f"hand {state.hand_no}" if state.hand_no else "before the first deal"
@@ -199,24 +212,73 @@ def remember(config: AppConfig, setup: TableSetup) -> None:
     config.save()
 
 
-def new_session(setup: TableSetup, config: AppConfig) -> LocalSession:
-    """A fresh table for ``setup``; with autosave on it replaces any older autosave at once.
+def new_session(setup: TableSetup, config: AppConfig, *, save_now: bool = True) -> LocalSession:
+    """A fresh table for ``setup``; with autosave on it replaces any older autosave at once
+    (``save_now``), or when :func:`first_save` is called: the caller calls it before any
+    action is applied (should an action come first, the table saves itself with it anyway).
 
     Raises RuleError if the seats do not fit the rules (the screens check that first).
     """
+    from pokeroulette_tui.session import LocalSession
+    from pokeroulette_tui.table import SeatConfig, Table
+
     path = autosave_path() if config.autosave else None
-    table = Table.create(setup.rules, setup.seats, seed=setup.seed, save_path=path)
-    if path is not None:
-        try:
-            table.autosave()
-        except OSError:
-            table.save_path = None  # cannot save here: play on without an autosave
-    return LocalSession(table, delay=config.delay)
+    seats = [SeatConfig(name=s.name, bot=s.bot) for s in setup.seats]
+    table = Table.create(setup.rules, seats, seed=setup.seed, save_path=path)
+    session = LocalSession(table, delay=config.delay)
+    if save_now:
+        first_save(session)
+    return session
+
+
+def first_save(session: LocalSession) -> None:
+    """Write a new table's first checkpoint (it replaces any older autosave)."""
+    table = session.table
+    if table.save_path is None or table.actions:
+        return  # no autosave, or the table has saved itself with its first action
+    try:
+        table.autosave()
+    except OSError:
+        table.save_path = None  # cannot save here: play on without an autosave
 
 
 def resume_session(table: Table, config: AppConfig) -> LocalSession:
     """Carry on a resumed table exactly where it stopped."""
+    from pokeroulette_tui.session import LocalSession
+
     return LocalSession(table, delay=config.delay)
+
+
+class TablePreload:
+    """Imports what dealing a table needs (the table screen, the engine, the session, the
+    setup's bot levels) in a background thread, while the start screen waits for a key.
+
+    :meth:`wait` before dealing: the imports are then done (or, should the thread have
+    failed, are left to the import statements where they are needed).
+    """
+
+    def __init__(self, setup: TableSetup) -> None:
+        self._levels = sorted({s.bot for s in setup.seats if s.bot is not None})
+        self._thread = threading.Thread(target=self._run, name="table-preload", daemon=True)
+
+    def start(self) -> "TablePreload":
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            import pokeroulette_tui.session  # noqa: F401
+            import pokeroulette_tui.table  # noqa: F401
+            import pokeroulette_tui.ui.screens.table  # noqa: F401
+
+            for level in self._levels:
+                LEVELS.get(level)
+        except Exception:  # noqa: BLE001 - the imports are tried again where needed
+            pass
+
+    def wait(self, timeout: float = 10.0) -> None:
+        if self._thread.is_alive():
+            self._thread.join(timeout)
 
 
 def app_config(app: Any) -> AppConfig:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from importlib.resources import files
+from functools import lru_cache
 from pathlib import Path
 
 THEMES = ("dark", "light")
@@ -10,26 +10,40 @@ THEMES = ("dark", "light")
 ``:light``), on top of ``styles/app.tcss`` (layout)."""
 
 
+@lru_cache(maxsize=1)
 def styles_dir() -> Path:
     """The folder holding the ``.tcss`` files.
 
-    The wheel ships the repository's top-level ``styles/`` as ``pokeroulette_tui/styles``;
-    an editable or source checkout has it beside the package.
+    The wheel ships the repository's top-level ``styles/`` as ``pokeroulette_tui/styles``
+    (beside this package's modules, so found from ``__file__`` without importlib.resources);
+    an editable or source checkout has it beside the package. A package loaded some other
+    way (a zip) is asked through importlib.resources.
 
     >>> (styles_dir() / "app.tcss").is_file()
     True
     """
-    packaged = Path(str(files("pokeroulette_tui") / "styles"))
-    if (packaged / "app.tcss").is_file():
-        return packaged
-    return Path(__file__).resolve().parents[2] / "styles"
+    package = Path(__file__).resolve().parents[1]
+    for folder in (package / "styles", package.parent / "styles"):
+        if (folder / "app.tcss").is_file():
+            return folder
+    from importlib.resources import files  # pragma: no cover - not a plain folder
+
+    return Path(str(files("pokeroulette_tui") / "styles"))  # pragma: no cover
 
 
-def css_paths() -> list[Path]:
-    """Every stylesheet the app loads, layout first.
+def theme_path(theme: str) -> Path:
+    """The colour file of ``theme`` ("dark" or "light"; anything else is "dark")."""
+    return styles_dir() / f"{theme if theme in THEMES else 'dark'}.tcss"
+
+
+def css_paths(theme: str | None = None) -> list[Path]:
+    """The stylesheets the app loads, layout first: the colours of ``theme`` only (the
+    other colour file is read when the theme is switched), or of every theme.
 
     >>> [p.name for p in css_paths()]
     ['app.tcss', 'dark.tcss', 'light.tcss']
+    >>> [p.name for p in css_paths("light")]
+    ['app.tcss', 'light.tcss']
     """
-    folder = styles_dir()
-    return [folder / "app.tcss"] + [folder / f"{t}.tcss" for t in THEMES]
+    themes = THEMES if theme is None else (theme if theme in THEMES else "dark",)
+    return [styles_dir() / "app.tcss"] + [theme_path(t) for t in themes]

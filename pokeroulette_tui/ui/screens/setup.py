@@ -15,7 +15,6 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from pokeroulette_tui.bots import LEVELS
-from pokeroulette_tui.engine.game import MAX_NAME
 from pokeroulette_tui.engine.rules import (
     OPTION_CHOICES,
     OPTION_GROUPS,
@@ -25,8 +24,9 @@ from pokeroulette_tui.engine.rules import (
     RuleError,
     RuleSet,
 )
-from pokeroulette_tui.table import SeatConfig
 from pokeroulette_tui.ui.config import (
+    MAX_NAME,
+    SeatChoice,
     TableSetup,
     check_seats,
     default_bot_level,
@@ -111,10 +111,10 @@ class SetupScreen(Screen[TableSetup | None]):
         self._headings: dict[str, Static] = {}
         self._update_pending = False
 
-    def _seat_defaults(self) -> list[SeatConfig]:
+    def _seat_defaults(self) -> list[SeatChoice]:
         """The initial seats, padded to MAX_SEATS with bots for when the table grows."""
         legal = set(LEVELS)
-        seats = [SeatConfig(name=s.name, bot=s.bot if s.bot is None or s.bot in legal
+        seats = [SeatChoice(name=s.name, bot=s.bot if s.bot is None or s.bot in legal
                             else default_bot_level()) for s in self.initial.seats[:MAX_SEATS]]
         level = next((s.bot for s in seats if s.bot), None) or default_bot_level()
         taken = {s.name.casefold() for s in seats}
@@ -123,7 +123,7 @@ class SetupScreen(Screen[TableSetup | None]):
             while name.casefold() in taken:
                 name += "'"
             taken.add(name.casefold())
-            seats.append(SeatConfig(name=name, bot=level))
+            seats.append(SeatChoice(name=name, bot=level))
         return seats
 
     # -- building -------------------------------------------------------------------------
@@ -250,7 +250,7 @@ class SetupScreen(Screen[TableSetup | None]):
                 (o for o in _FIELDS if re.search(rf"\b{o}\b", message)), None)
             return None, message, blame
 
-    def read_seats(self) -> list[SeatConfig]:
+    def read_seats(self) -> list[SeatChoice]:
         """The shown seats, names trimmed (read from the controls: a key just typed counts)."""
         seats = []
         for i, seat in enumerate(self.seats[:self._seat_count]):
@@ -260,7 +260,7 @@ class SetupScreen(Screen[TableSetup | None]):
                 name, kind = name_input.value, kind_select.value
                 if kind in LEVELS or kind == _HUMAN:
                     bot = None if kind == _HUMAN else str(kind)
-            seats.append(SeatConfig(name=name.strip(), bot=bot))
+            seats.append(SeatChoice(name=name.strip(), bot=bot))
         return seats
 
     def read_seed(self) -> tuple[int | None, str]:

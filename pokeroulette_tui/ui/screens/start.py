@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,22 +11,25 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
-from pokeroulette_tui.ui.widgets.footer import TidyFooter
-
 from pokeroulette_tui.engine.rules import PRESET_NOTES
-from pokeroulette_tui.session import Session
 from pokeroulette_tui.ui.config import LaunchOptions, TableSetup
 from pokeroulette_tui.ui.launch import (
     Autosave,
+    TablePreload,
     app_config,
     describe_save,
     describe_seats,
+    first_save,
     new_session,
     preset_label,
     read_autosave,
     remember,
     resume_session,
 )
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
+
+if TYPE_CHECKING:  # the session (and the engine) load when a table is dealt or found
+    from pokeroulette_tui.session import Session
 
 
 class StartScreen(Screen[None]):
@@ -65,6 +70,8 @@ class StartScreen(Screen[None]):
         self.mode = "new"          # "resume" (a saved game is offered) or "new"
         self.notice = ""
         self._playing = False      # a table was opened from here; look at the autosave again after
+        self._default: TableSetup | None = None   # TableSetup.default(), made once
+        self._preload: TablePreload | None = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="start-body", can_focus=False):
@@ -100,6 +107,17 @@ class StartScreen(Screen[None]):
         self._show()
         if launch.open_setup:
             self.action_setup()
+        # while a key is awaited, load what dealing needs (after the first frame is out)
+        self.call_after_refresh(self._start_preload)
+
+    def _start_preload(self) -> None:
+        if self._preload is None:
+            self._preload = TablePreload(self.setup).start()
+
+    def _preloaded(self) -> None:
+        """Wait for the background imports, so that none runs twice at once."""
+        if self._preload is not None:
+            self._preload.wait()
 
     def on_screen_resume(self) -> None:
         if self._playing:  # back from a table: the autosave may be new, or cleared
@@ -147,12 +165,21 @@ class StartScreen(Screen[None]):
         self.query_one("#table-rules", Static).update(
             "\n".join(f"• {line}" for line in setup.rules.describe()))
 
-    def _open(self, session: Session) -> None:
+    def _open(self, session: Session, then: Callable[[], None] | None = None) -> None:
+        """Sit down at ``session``; ``then`` runs after the table's first frame (at once if
+        the app cannot tell when that is)."""
+        from pokeroulette_tui.ui.app import PokerApp
+
         open_table = getattr(self.app, "open_table", None)
         if open_table is None:  # pragma: no cover - every app of this package has one
             self.notify("This app cannot open a table.", severity="error")
             return
         self._playing = True
+        if then is not None and isinstance(self.app, PokerApp):
+            self.app.open_table(session, then=then)
+            return
+        if then is not None:
+            then()
         open_table(session)
 
     # -- handlers -------------------------------------------------------------------------
@@ -190,8 +217,14 @@ class StartScreen(Screen[None]):
         if action == "deal":
             return self.mode == "new"
         if action == "default_table":
-            return self.mode == "new" and self.setup != TableSetup.default()
+            return self.mode == "new" and self.setup != self._default_setup()
         return True
+
+    def _default_setup(self) -> TableSetup:
+        """The default table, made once (it asks the system for the login name)."""
+        if self._default is None:
+            self._default = TableSetup.default()
+        return self._default
 
     def action_primary(self) -> None:
         if self.mode == "resume":
@@ -203,6 +236,7 @@ class StartScreen(Screen[None]):
         table = self.saved.table
         if self.mode != "resume" or table is None:
             return
+        self._preloaded()
         self._open(resume_session(table, app_config(self.app)))
 
     def action_new_game(self) -> None:
@@ -220,16 +254,25 @@ class StartScreen(Screen[None]):
             self._show()
             return
         config = app_config(self.app)
-        remember(config, self.setup)
+        setup = self.setup
+        self._preloaded()
         try:
-            session = new_session(self.setup, config)
+            session = new_session(setup, config, save_now=False)
         except ValueError as exc:  # RuleError: the checks above should have caught it
             self.notice = f"This table cannot be dealt: {exc}"
             self._show()
             return
-        self._open(session)
+
+        def save() -> None:
+            # the new table (replacing the old autosave) and the table to offer next time;
+            # an action applied before this saves the table itself (its journal starts then)
+            first_save(session)
+            remember(config, setup)
+
+        self._open(session, then=save)
 
     def action_setup(self) -> None:
+        self._preloaded()  # first: no import runs in two threads at once
         from pokeroulette_tui.ui.screens.setup import SetupScreen
 
         self.app.push_screen(SetupScreen(self.setup), self._setup_done)

@@ -1,0 +1,285 @@
+"""The way to the start screen stays light, and the way from it to a table stays short.
+
+* up to the start screen (a fresh start) nothing of the engine loads but its rules, and
+  no bot level, session or table: those load in the background while a key is awaited;
+* the table's footer shows its keys in the table's first frame, built once;
+* the footer of a screen under another is not rebuilt;
+* only the colour file of the theme in use is read (the other one when switching).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from textual.widgets._footer import FooterKey
+
+from pokeroulette_tui.ui.config import AppConfig, autosave_path
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
+    return tmp_path
+
+
+# -- what loads before the start screen --------------------------------------------------------
+
+START_PATH = textwrap.dedent('''
+    """Run the command's own path (cli.main with no arguments) up to the start screen, and
+    print the package's modules loaded when the start screen is up, waiting for a key."""
+    import asyncio
+    import json
+    import sys
+
+    from pokeroulette_tui import cli
+    from pokeroulette_tui.ui import launch
+
+    seen = {}
+
+    def fake_run_app(config):
+        from pokeroulette_tui.ui.app import make_app
+        from pokeroulette_tui.ui.screens import start
+
+        def mine():
+            return sorted(m for m in sys.modules if m.startswith("pokeroulette_tui"))
+
+        original = start.StartScreen._start_preload
+
+        def noted(screen):  # the start screen is shown: what has loaded so far?
+            seen.setdefault("shown", mine())
+            original(screen)
+
+        start.StartScreen._start_preload = noted
+        app = make_app(config)
+
+        async def main():
+            async with app.run_test(size=(80, 24)) as pilot:
+                for _ in range(50):
+                    await pilot.pause()
+                    if "shown" in seen:
+                        break
+                app.screen._preload.wait()
+                seen["preloaded"] = mine()
+                await pilot.press("enter")
+                for _ in range(50):
+                    await pilot.pause()
+                    if type(app.screen).__name__ == "TableScreen":
+                        break
+                seen["table"] = type(app.screen).__name__
+                await app.close_session()
+
+        asyncio.run(main())
+        return 0
+
+    launch._run_app = fake_run_app
+    assert cli.main([]) == 0
+    print(json.dumps(seen))
+''')
+
+HEAVY = ("pokeroulette_tui.engine.game", "pokeroulette_tui.engine.state",
+         "pokeroulette_tui.engine.actions", "pokeroulette_tui.engine.view",
+         "pokeroulette_tui.engine.save", "pokeroulette_tui.engine.journal",
+         "pokeroulette_tui.bots.simple", "pokeroulette_tui.bots.strong",
+         "pokeroulette_tui.session", "pokeroulette_tui.table",
+         "pokeroulette_tui.ui.screens.table", "pokeroulette_tui.net")
+
+
+def run_start_path(home, tmp_path) -> dict:
+    script = tmp_path / "start_path.py"
+    script.write_text(START_PATH, encoding="utf-8")
+    env = {"POKEROULETTE_HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          env=env, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def test_a_fresh_start_shows_the_start_screen_without_the_engine(home, tmp_path):
+    seen = run_start_path(home, tmp_path)
+    shown = seen["shown"]
+    assert "pokeroulette_tui.ui.screens.start" in shown
+    heavy = [m for m in shown if m.startswith(HEAVY)]
+    assert heavy == [], f"loaded before the start screen: {heavy}"
+    engine = [m for m in shown if m.startswith("pokeroulette_tui.engine.")]
+    assert set(engine) <= {"pokeroulette_tui.engine.rules", "pokeroulette_tui.engine.cards"}
+    # while the start screen waits, the table's modules load in the background …
+    preloaded = seen["preloaded"]
+    for module in ("pokeroulette_tui.ui.screens.table", "pokeroulette_tui.table",
+                   "pokeroulette_tui.session", "pokeroulette_tui.bots.simple"):
+        assert module in preloaded
+    assert "pokeroulette_tui.bots.strong" not in preloaded  # no strong bot at this table
+    # … and Enter deals
+    assert seen["table"] == "TableScreen"
+    assert (home / "data" / "autosave.json").exists()
+
+
+def test_the_bot_levels_are_known_before_their_modules_load():
+    code = ("import sys; from pokeroulette_tui.bots import LEVELS; names = list(LEVELS); "
+            "loaded = sorted(m for m in sys.modules if m.startswith('pokeroulette_tui.')); "
+            "cls = LEVELS['simple']; print(names, loaded, cls.__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "['random', 'simple', 'strong'] ['pokeroulette_tui.bots'] SimpleBot"
+
+
+def test_the_ui_copies_of_engine_values_agree():
+    from pokeroulette_tui.engine.game import MAX_NAME
+    from pokeroulette_tui.table import SeatConfig
+    from pokeroulette_tui.ui import config
+
+    assert config.MAX_NAME == MAX_NAME
+    fields = lambda cls: [(f.name, f.default) for f in cls.__dataclass_fields__.values()]  # noqa: E731
+    assert fields(config.SeatChoice) == fields(SeatConfig)
+
+
+# -- the footer ------------------------------------------------------------------------------
+
+class Composes:
+    """Counts the key builds of each footer (TidyFooter.compose calls that show keys)."""
+
+    def __init__(self, monkeypatch) -> None:
+        self.by_screen: dict[str, int] = {}
+        original = TidyFooter.compose
+        counts = self.by_screen
+
+        def counted(footer):
+            keys = list(original(footer))
+            if keys:
+                name = type(footer.screen).__name__
+                counts[name] = counts.get(name, 0) + 1
+            yield from keys
+
+        monkeypatch.setattr(TidyFooter, "compose", counted)
+
+
+def shown_keys(screen) -> list[str]:
+    return [k.description for k in screen.query_one(TidyFooter).query(FooterKey)]
+
+
+async def test_the_table_is_shown_with_its_keys_built_once(monkeypatch):
+    from pokeroulette_tui.ui.app import make_app
+    from pokeroulette_tui.ui.screens.table import TableScreen
+
+    composes = Composes(monkeypatch)
+    frames: list[tuple[str, list[str]]] = []
+    app = make_app(AppConfig(delay=0.5))
+    original = type(app)._display
+
+    def display(self, screen, renderable):  # what each frame shows of the footer
+        if renderable is not None:
+            laid_out = [k.description for k in screen.query(FooterKey) if k.region]
+            frames.append((type(screen).__name__, laid_out))
+        return original(self, screen, renderable)
+
+    monkeypatch.setattr(type(app), "_display", display)
+    monkeypatch.setattr(type(app), "is_headless", property(lambda self: False))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        start = app.screen
+        assert "Quit" in shown_keys(start)
+        assert composes.by_screen == {"StartScreen": 1}
+        await pilot.press("enter")
+        for _ in range(20):
+            await pilot.pause()
+            if isinstance(app.screen, TableScreen):
+                break
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert {"Help", "Leave", "Quit"} <= set(shown_keys(app.screen))
+        # built once, after the table screen's on_mount, and no more on the covered start
+        assert composes.by_screen == {"StartScreen": 1, "TableScreen": 1}
+        await app.close_session()
+    table_frames = [keys for name, keys in frames if name == "TableScreen"]
+    assert table_frames and {"Help", "Leave", "Quit"} <= set(table_frames[0])  # the first frame
+
+
+async def test_a_covered_footer_is_brought_up_to_date_when_shown_again(monkeypatch):
+    from textual.app import App
+    from textual.binding import Binding
+    from textual.screen import Screen
+
+    class Under(Screen):
+        BINDINGS = [Binding("x", "x", "Ex"), Binding("y", "y", "Why")]
+        show_y = False
+
+        def compose(self):
+            yield TidyFooter()
+
+        def check_action(self, action, parameters):
+            return self.show_y if action == "y" else True
+
+    class Over(Screen):
+        BINDINGS = [Binding("z", "z", "Zed")]
+
+        def compose(self):
+            yield TidyFooter()
+
+    class Plain(App):
+        ENABLE_COMMAND_PALETTE = False
+
+    composes = Composes(monkeypatch)
+    app = Plain()
+    async with app.run_test(size=SIZE) as pilot:
+        under = Under()
+        await app.push_screen(under)
+        await pilot.pause()
+        assert shown_keys(under) == ["Ex"]
+        await app.push_screen(Over())
+        await pilot.pause()
+        under.show_y = True
+        for _ in range(3):
+            under.refresh_bindings()
+            await pilot.pause()
+        assert composes.by_screen == {"Under": 1, "Over": 1}  # not rebuilt while covered
+        app.screen.refresh_bindings()
+        await pilot.pause()
+        assert composes.by_screen == {"Under": 1, "Over": 1}  # nothing changed: no rebuild
+        await app.pop_screen()
+        await pilot.pause()
+        await pilot.pause()
+        assert shown_keys(under) == ["Ex", "Why"]
+        assert composes.by_screen == {"Under": 2, "Over": 1}
+
+
+async def test_dealing_saves_the_table_and_remembers_it_after_the_first_frame():
+    from pokeroulette_tui.ui.app import make_app
+    from pokeroulette_tui.ui.launch import read_autosave
+    from pokeroulette_tui.ui.screens.table import TableScreen
+
+    app = make_app(AppConfig(delay=5))  # no action for a while: only the deal's own save
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")
+        for _ in range(20):
+            await pilot.pause()
+            if isinstance(app.screen, TableScreen) and autosave_path().exists():
+                break
+        assert isinstance(app.screen, TableScreen)
+        assert autosave_path().exists()
+        saved = read_autosave()
+        assert saved.table is not None and saved.table.state.hand_no == 0
+        assert AppConfig.load().last_setup["seats"]  # the table offered next time
+        await app.close_session()
+
+
+# -- the stylesheets --------------------------------------------------------------------------
+
+async def test_only_the_colours_of_the_theme_in_use_are_read():
+    from pokeroulette_tui.ui.app import make_app
+
+    app = make_app(AppConfig(delay=0, theme="light"))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert [p.name for p in app.css_path] == ["app.tcss", "light.tcss"]
+        assert not any(str(p).endswith("dark.tcss") for p, _ in app.stylesheet.source)
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        assert app.theme == "textual-dark" and AppConfig.load().theme == "dark"
+        assert [p.name for p in app.css_path] == ["app.tcss", "light.tcss", "dark.tcss"]
+        assert any(str(p).endswith("dark.tcss") for p, _ in app.stylesheet.source)
