@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import random
-import secrets
 from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
@@ -38,7 +37,7 @@ def new_game(rules: RuleSet, names: Sequence[str], *, seed: int | None = None,
     if len(names) > 52:
         raise RuleError("at most 52 seats")
     clean = [str(n)[:MAX_NAME] for n in names]
-    rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
+    rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
     seats = [Seat(name=n, chips=rules.starting_chips if rules.uses_chips else 0,
                   tokens=rules.tokens if rules.scoring == "forfeit" else 0,
                   is_bot=bool(bots[i]) if bots else False) for i, n in enumerate(clean)]

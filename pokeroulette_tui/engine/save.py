@@ -6,7 +6,6 @@ import functools
 import json
 import os
 import random
-import tempfile
 import types
 import typing
 from dataclasses import dataclass, field
@@ -67,6 +66,8 @@ def atomic_write(path: Path | str, text: str, *, mode: int = 0o600) -> None:
     A missing folder is created owner-only."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    import tempfile  # here, not at the top: the start screen needs no saving machinery
+
     fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         os.fchmod(fd, mode)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import secrets
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -70,7 +69,7 @@ class GameState:
 
     rules: RuleSet
     seats: list[Seat]
-    rng: random.Random = field(default_factory=secrets.SystemRandom, repr=False)
+    rng: random.Random = field(default_factory=random.SystemRandom, repr=False)
     seeded: bool = False
     phase: str = "waiting"
     hand_no: int = 0
