@@ -67,7 +67,10 @@ class Harness:
             peer = self.peers.get(o.cid)
             if peer is None or peer.closed:
                 continue
-            if o.msg is not None:
+            if o.data is not None:
+                assert o.data.endswith(b"\n") and o.data.count(b"\n") == 1
+                peer.inbox.append(P.decode(o.data))
+            elif o.msg is not None:
                 peer.inbox.append(json.loads(P.encode(o.msg)))
             if o.close:
                 peer.closed = True
@@ -88,7 +91,7 @@ class Harness:
 
     def join(self, name: str, *, peer: Any = None, **hello: Any) -> Peer:
         peer = self.connect(peer)
-        self.send(peer, {"type": "hello", "version": 1, "name": name, **hello})
+        self.send(peer, {"type": "hello", "version": 2, "name": name, **hello})
         welcome = peer.of("welcome")
         if welcome:
             peer.token = welcome[0]["token"] or hello.get("token")
@@ -175,7 +178,7 @@ class RawClient:
     async def connect(self, port: int, **hello: Any) -> dict[str, Any]:
         self.reader, self.writer = await asyncio.open_connection("127.0.0.1", port,
                                                                  limit=P.CLIENT_MAX_LINE)
-        await self.send({"type": "hello", "version": 1, "name": self.name,
+        await self.send({"type": "hello", "version": 2, "name": self.name,
                          "spectate": self.spectate, **hello})
         msg = await self.recv()
         if msg["type"] == "welcome":

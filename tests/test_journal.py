@@ -51,7 +51,7 @@ def test_an_unseeded_game_resumes_to_the_same_state(tmp_path, preset):
 
 
 def test_one_line_per_action_and_hands_written_once(tmp_path):
-    t = played(tmp_path, steps=80)
+    t = played(tmp_path, steps=80, seed=1)  # seeded: an unseeded game may end within 40 actions
     lines = (tmp_path / "j.json").read_text().splitlines()
     records = [json.loads(line) for line in lines[1:]]
     assert sum("a" in r for r in records) == len(t.actions) > 40
@@ -182,3 +182,35 @@ def test_kill_9_at_random_moments_loses_nothing_acknowledged(tmp_path, preset):
             cut_short += 1
             back.apply(back.auto_action())
     assert cut_short >= 3, "the games ended before the kills: nothing was tested"
+
+
+def test_net_records_update_the_checkpoints_net_data_key_by_key(tmp_path):
+    """A host's resume data: the checkpoint's meta["net"], then each net record (alone on a
+    line or on an action's line) replaces the keys it carries; a torn one is ignored."""
+    g = new_game(PRESETS["classic"], ["Ana", "Bo", "Cy"], seed=4)
+    text = journal.checkpoint(g, [], seed=4, names=["Ana", "Bo", "Cy"],
+                              meta={"seats": [], "net": {"tokens": {"0": "t0"}, "commit": {}}})
+    text += journal.net_line({"tokens": {"0": "t0", "1": "t1"}})
+    a = legal_actions(g, None)[0]
+    events = apply(g, a)
+    text += journal.action_line(a, g, events, net={"commit": {"hand_no": 1}, "zones": {"deck": [3]}})
+    loaded = journal.loads(text)
+    assert loaded.meta["net"] == {"tokens": {"0": "t0", "1": "t1"}, "commit": {"hand_no": 1},
+                                  "zones": {"deck": [3]}}
+    assert len(loaded.actions) == 1 and loaded.state.to_dict() == g.to_dict()
+    torn = journal.loads(text + journal.net_line({"tokens": {}})[:-5])
+    assert torn.torn and torn.meta["net"]["tokens"] == {"0": "t0", "1": "t1"}
+    plain = journal.loads(journal.checkpoint(g, [], seed=4, names=["A", "B", "C"]))
+    assert "net" not in plain.meta
+    with pytest.raises(saving.SaveError, match="net data"):
+        journal.loads(text + '{"net":[1]}\n')
+
+
+def test_the_resumed_history_is_grouped_by_hand_as_the_table_groups_it(tmp_path):
+    """The suit draw (hand 0) and hand 1 come from one step: after a resume in hand 1 the
+    suit draw is its own group, as in the table, not repeated at the start of hand 1."""
+    t = played(tmp_path, steps=6, seed=3)
+    assert t.state.hand_no == 1 and t.history[0][0].kind == "suit_order"
+    back = Table.resume(tmp_path / "j.json")
+    assert [[e.to_dict() for e in h] for h in back.history] == \
+        [[e.to_dict() for e in h] for h in t.history]

@@ -54,7 +54,7 @@ def _wait_exit(pid: int, timeout: float) -> int | None:
 class Spectator(RawClient):
     async def open_unix(self, path) -> dict:
         self.reader, self.writer = await unix.open_verified(unix.target_for("me"), limit=8 << 20)
-        await self.send({"type": "hello", "version": 1, "name": "watch", "spectate": True})
+        await self.send({"type": "hello", "version": 2, "name": "watch", "spectate": True})
         return await self.recv()
 
 

@@ -8,6 +8,7 @@ import stat
 
 import pytest
 
+from pokeroulette_tui.engine import journal
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.commit import DeckVerifier
@@ -77,7 +78,7 @@ def test_hello_welcome_and_lobby():
     h = Harness(make_host(RULES))
     ana = h.join("Ana")
     w = ana.last("welcome")
-    assert w["version"] == 1 and w["seat"] == 0 and w["token"] and not w["spectator"]
+    assert w["version"] == P.VERSION == 2 and w["seat"] == 0 and w["token"] and not w["spectator"]
     lobby = ana.last("lobby")
     assert lobby["you"] == 0 and lobby["seats"][0]["name"] == "Ana"
     assert lobby["rules"] == RULES.to_dict() and lobby["rules_text"]
@@ -87,8 +88,8 @@ def test_hello_welcome_and_lobby():
 @pytest.mark.parametrize("first, why", [
     ({"type": "chat", "text": "hi"}, "first message must be"),
     ({"type": "hello", "version": 99, "name": "Ana"}, "protocol version 1"),
-    ({"type": "hello", "version": 1, "name": "\x1b\u202e"}, "choose a name"),
-    ({"type": "hello", "version": 1, "name": "Ana", "spectate": 1}, "true or false"),
+    ({"type": "hello", "version": 2, "name": "\x1b\u202e"}, "choose a name"),
+    ({"type": "hello", "version": 2, "name": "Ana", "spectate": 1}, "true or false"),
 ])
 def test_bad_hello_gets_an_error_and_is_closed(first, why):
     h = Harness(make_host(RULES))
@@ -355,7 +356,7 @@ def test_rejoin_with_the_token_restores_seat_and_view():
     assert ver.on_reveals(back.last("state")["reveals"]) == []
     from pokeroulette_tui.engine.view import SeatView
     from pokeroulette_tui.net.commit import shown_cards
-    assert ver.unverified(shown_cards(SeatView.from_dict(view))) == []
+    assert ver.unverified(shown_cards(SeatView.from_dict({**view, "rules": back.last("lobby")["rules"]}))) == []
 
 
 def test_a_second_connection_replaces_the_first():
@@ -444,23 +445,98 @@ def test_saves_are_owner_only_and_resume_the_same_hand(tmp_path):
     assert ver.on_reveals(back.last("state")["reveals"]) == []
 
 
-def test_the_incremental_save_text_is_a_normal_save(tmp_path):
-    from pokeroulette_tui.engine import save as saving
-    h, peers = started(3, save_path=tmp_path / "t.json")
+def test_the_host_saves_a_journal_with_its_resume_data(tmp_path):
+    from pokeroulette_tui.engine import journal
+    path = tmp_path / "t.json"
+    h, peers = started(3, save_path=path)
     play_hands(h, peers, 3)
     table = h.host.table
-    text = table.save_text()
-    loaded = saving.loads(text)
+    loaded = journal.load(path)
     assert json.dumps(loaded.state.to_dict(), sort_keys=True) == \
         json.dumps(table.state.to_dict(), sort_keys=True)
     assert [a.to_dict() for a in loaded.actions] == [a.to_dict() for a in table.actions]
-    ref = json.loads(saving.dumps(table.state, table.actions, seed=table.seed,
-                                  names=[s.name for s in table.seats], meta=table.meta()))
-    mine = json.loads(text)
-    ref["meta"]["history"] = [[e.to_dict() for e in hand]
-                              for hand in table.history[-len(mine["meta"]["history"]):]]
-    assert mine == ref
-    assert table.save_text() == text  # the cached parts do not drift
+    net = loaded.meta["net"]  # the checkpoint's, updated by each later net record
+    want = h.host._net_meta()
+    assert net == json.loads(json.dumps(want))
+    assert set(net["tokens"]) == {"0", "1", "2"} and net["commit"]["hand_no"] == table.state.hand_no
+    lines = path.read_text().splitlines()
+    records = [json.loads(line) for line in lines[1:]]
+    assert sum("a" in r for r in records) == len(table.actions) - len(json.loads(lines[0])["actions"])
+    # the nonces are written once a hand, not with every action
+    assert sum("commit" in r.get("net", {}) for r in records) <= table.state.hand_no
+    assert not hasattr(table, "save_text")
+
+
+@pytest.mark.parametrize("preset", ["classic", "pagat", "draw"])
+def test_a_resume_at_any_moment_restores_the_deck_commitments_exactly(tmp_path, preset):
+    """The commitments, where each committed card is and what each viewer was opened,
+    written only when they change, come back exactly wherever the host stops."""
+    import shutil
+    path = tmp_path / "t.json"
+    rules = PRESETS[preset].replace(suit_order="SHDC")
+    h, peers = started(4, rules=rules, save_path=path)
+    checked = 0
+    for step in range(400):
+        h.run()
+        state = h.host.table.state
+        if state.game_over or state.hand_no > 3:
+            break
+        if step % 3 == 0:
+            copy = tmp_path / f"copy-{step}.json"
+            shutil.copy(path, copy)
+            h2 = TableHost.resume(copy, h.host.config)
+            s2, c1, c2 = h2.table.state, h.host.committer, h2.committer
+            assert s2.to_dict() == state.to_dict()
+            assert c2.commitments == c1.commitments
+            assert c2.zones(s2) == c1.zones(state)
+            assert c2.revealed_list() == c1.revealed_list()
+            checked += 1
+        seat = h.host.table.waiting_for_human()
+        if seat is None:
+            continue
+        p = next(q for q in peers if q.seat == seat)
+        act(h, p, passive(p.last("state")["view"]))
+    assert checked > 2
+
+
+def test_a_journal_resumes_after_a_torn_last_line(tmp_path):
+    path = tmp_path / "t.json"
+    h, peers = started(3, save_path=path)
+    play_hands(h, peers, 1)
+    state = json.dumps(h.host.table.state.to_dict(), sort_keys=True)
+    with open(path, "a") as f:
+        f.write('{"a":{"type":"fold","seat":')  # a crash in the middle of a write
+    h2 = Harness(TableHost.resume(path, h.host.config))
+    assert json.dumps(h2.host.table.state.to_dict(), sort_keys=True) == state
+    back = h2.join("P1", token=peers[1].token)
+    assert back.seat == 1 and not back.closed
+    play_hands(h2, [back, h2.join("P0", token=peers[0].token),
+                    h2.join("P2", token=peers[2].token)], 1)
+    assert Harness(TableHost.resume(path, h.host.config)).host.table.state.hand_no >= 2
+
+
+def test_an_older_one_document_save_still_resumes_and_goes_on_as_a_journal(tmp_path):
+    from pokeroulette_tui.engine import journal
+    from pokeroulette_tui.engine import save as saving
+    path = tmp_path / "t.json"
+    h, peers = started(3, save_path=path)
+    play_hands(h, peers, 1)
+    t = h.host.table
+    meta = t.meta()
+    meta["net"] = {**meta["net"], "commit": h.host.committer.to_dict(t.state)}
+    for key in ("zones", "revealed"):
+        meta["net"].pop(key)
+    saving.save(path, t.state, t.actions, seed=t.seed, names=[s.name for s in t.seats], meta=meta)
+    assert not journal.is_journal(path.read_bytes()[:200])
+    h2 = Harness(TableHost.resume(path, h.host.config))
+    back = h2.join("P2", token=peers[2].token)
+    assert back.seat == 2
+    ver = DeckVerifier()
+    ver.on_commit(back.last("commit"))
+    assert ver.commitments == h.host.committer.commitments
+    assert ver.on_reveals(back.last("state")["reveals"]) == []
+    h2.host.table.flush()
+    assert journal.is_journal(path.read_bytes()[:200])
 
 
 def test_wire_views_and_saved_states_equal_the_engines_own_to_dict():
@@ -485,7 +561,7 @@ def test_wire_views_and_saved_states_equal_the_engines_own_to_dict():
 def test_a_resumed_table_keeps_its_password(tmp_path):
     path = tmp_path / "t.json"
     h, peers = started(3, save_path=path, password="pw")
-    assert json.loads(path.read_text())["meta"]["net"]["password"] != "pw"  # a digest only
+    assert journal.load(path).meta["net"]["password"] != "pw"  # a digest only
     config = h.host.config
     config.password = None
     h2 = Harness(TableHost.resume(path, config))

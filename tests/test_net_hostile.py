@@ -111,7 +111,7 @@ async def test_garbage_bytes_and_invalid_json(table):
                      (b"[1,2]\n", "JSON object"), (b'{"type": 3}\n', '"type"'),
                      (b'{"type": "act", "amount": NaN}\n', "not valid JSON"),
                      (b"[" * 60_000 + b"\n", "nested too deeply"),
-                     (b'{"type": "hello", "version": 1, "name": "Again"}\n', "unknown message type")]:
+                     (b'{"type": "hello", "version": 2, "name": "Again"}\n', "unknown message type")]:
         await eve.send(raw)
         await expect_error(eve, why)
     # the same junk from a seated player: errors, no harm
@@ -136,9 +136,9 @@ async def test_unknown_types_and_wrong_fields(table):
 
 
 @pytest.mark.parametrize("hello, why", [
-    ({"type": "hello", "version": 2, "name": "Old"}, "protocol version 1"),
-    ({"type": "hello", "version": "1", "name": "Old"}, "protocol version 1"),
-    ({"type": "hello", "name": "Old"}, "protocol version 1"),
+    ({"type": "hello", "version": 1, "name": "Old"}, "protocol version 2"),
+    ({"type": "hello", "version": "2", "name": "Old"}, "protocol version 2"),
+    ({"type": "hello", "name": "Old"}, "protocol version 2"),
     ({"type": "chat", "text": "hi"}, "first message must be"),
 ])
 async def test_wrong_version_or_no_hello_first(table, hello, why):
@@ -309,7 +309,7 @@ async def test_a_client_that_stops_reading_is_disconnected_not_waited_for():
         sock.setblocking(False)
         await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", srv.port))
         r, w = await asyncio.open_connection(sock=sock)
-        w.write(P.encode({"type": "hello", "version": 1, "name": "Sloth"}))
+        w.write(P.encode({"type": "hello", "version": 2, "name": "Sloth"}))
         w.write(P.encode({"type": "ready", "ready": True}))
         await w.drain()
         await fast.send({"type": "ready", "ready": True})
@@ -341,7 +341,7 @@ async def test_abrupt_resets_mid_write_and_mid_line(table):
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         sock.setblocking(False)
         await loop.sock_connect(sock, ("127.0.0.1", srv.port))
-        await loop.sock_sendall(sock, P.encode({"type": "hello", "version": 1, "name": "Rst",
+        await loop.sock_sendall(sock, P.encode({"type": "hello", "version": 2, "name": "Rst",
                                                 "spectate": True}))
         await loop.sock_sendall(sock, b'{"type": "chat", "text": "' + b"y" * cut)  # half a line
         await asyncio.sleep(0.02)

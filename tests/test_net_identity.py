@@ -8,6 +8,7 @@ import logging
 
 import pytest
 
+from pokeroulette_tui.engine import journal
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.net.host import TableHost
 from pokeroulette_tui.net.identity import Account, HelloGuard, policy
@@ -49,7 +50,7 @@ def test_no_other_account_can_take_a_name_or_a_seat():
     # mallory is not in the group: refused before any hello, the lobby never sees her
     m = h.connect(MALLORY)
     assert not m.inbox and not m.closed  # told in answer to the hello, not before
-    h.send(m, {"type": "hello", "version": 1, "name": "alice"})
+    h.send(m, {"type": "hello", "version": 2, "name": "alice"})
     assert m.closed and "members of group students only" in m.errors()[0]
     assert "--allow mallory" in m.errors()[0] and not m.of("welcome")
     assert not any(p.name in ("mallory", "alice#1003") for p in h.host.players)
@@ -132,7 +133,7 @@ def test_account_bindings_survive_a_resume(tmp_path):
     for p in peers:
         h.send(p, {"type": "ready", "ready": True})
     h.run()
-    assert json.loads(path.read_text())["meta"]["net"]["accounts"] == \
+    assert journal.load(path).meta["net"]["accounts"] == \
         {"0": 1001, "1": 1002, "2": 1004}
     h2 = Harness(TableHost.resume(path, h.host.config))
     assert h2.join("alice", peer=BOB).last("welcome")["seat"] == 1

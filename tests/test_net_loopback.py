@@ -227,8 +227,9 @@ async def test_host_killed_with_sigkill_resumes_the_same_hand(tmp_path):
     finally:
         proc.send_signal(signal.SIGKILL)
         proc.wait(10)
-    saved = json.loads(save.read_text())
-    assert len(saved["actions"]) == last[0]["version"]  # every action was saved before it was sent
+    from pokeroulette_tui.engine import journal
+    saved = journal.load(save)
+    assert len(saved.actions) == last[0]["version"]  # every action was saved before it was sent
     for c in clients:
         await c.close()
 

@@ -124,17 +124,17 @@ def test_password_check_uses_hmac_compare_digest(monkeypatch):
 # -- hello -----------------------------------------------------------------------------
 
 def test_hello_checks():
-    ok = P.check_hello({"type": "hello", "version": 1, "name": " Ana\x1b "})
+    ok = P.check_hello({"type": "hello", "version": 2, "name": " Ana\x1b "})
     assert ok["name"] == "Ana" and ok["spectate"] is False
     bad = [
-        {"type": "chat", "version": 1, "name": "Ana"},
-        {"type": "hello", "version": 2, "name": "Ana"},
+        {"type": "chat", "version": 2, "name": "Ana"},
+        {"type": "hello", "version": 1, "name": "Ana"},
         {"type": "hello", "version": True, "name": "Ana"},
         {"type": "hello", "version": "1", "name": "Ana"},
-        {"type": "hello", "version": 1},
-        {"type": "hello", "version": 1, "name": "Ana", "spectate": "yes"},
-        {"type": "hello", "version": 1, "name": "Ana", "password": "x" * 1000},
-        {"type": "hello", "version": 1, "name": "Ana", "token": 5},
+        {"type": "hello", "version": 2},
+        {"type": "hello", "version": 2, "name": "Ana", "spectate": "yes"},
+        {"type": "hello", "version": 2, "name": "Ana", "password": "x" * 1000},
+        {"type": "hello", "version": 2, "name": "Ana", "token": 5},
     ]
     for msg in bad:
         with pytest.raises(P.ProtocolError) as err:

@@ -8,6 +8,12 @@ because a shuffle from the operating system's generator cannot be replayed; any 
 action is replayed from the state before it. A finished hand appends its events once,
 so the hand history survives without being rewritten.
 
+A host's resume data (token digests, account bindings, deck commitments) rides along as
+``"net"`` records: an object under the key ``"net"``, on an action's line or on a line of
+its own, whose keys replace the same keys of what was known before (the checkpoint's
+``meta["net"]``, then each record in turn). The loader hands back the result as
+``Loaded.meta["net"]``.
+
 Appending a line costs the same after 8,000 actions as after 100. A torn last line
 (a crash in the middle of a write) is ignored on load and cut off before the next
 append; damage anywhere else is a :class:`~pokeroulette_tui.engine.save.SaveError`.
@@ -74,13 +80,30 @@ def shuffles(action: Action, events: Sequence[Event]) -> bool:
     return isinstance(action, StartHand) or any(e.kind in RANDOM_EVENTS for e in events)
 
 
-def action_line(action: Action, state: GameState, events: Sequence[Event]) -> str:
-    """The line for one action, given the state after it and its events."""
+def action_line(action: Action, state: GameState, events: Sequence[Event], *,
+                net: dict[str, Any] | None = None) -> str:
+    """The line for one action, given the state after it and its events (and, on a host,
+    the resume data that changed with it: see :func:`net_line`)."""
     record: dict[str, Any] = {"a": action.to_dict()}
     if shuffles(action, events):
         record["state"] = state.to_dict()
         record["events"] = [e.to_dict() for e in events]
+    if net:
+        record["net"] = net
     return _dumps(record) + "\n"
+
+
+def net_line(net: dict[str, Any]) -> str:
+    """A line of a host's resume data alone: its keys replace the same keys known before.
+
+    >>> from pokeroulette_tui.engine.game import new_game
+    >>> from pokeroulette_tui.engine.rules import RuleSet
+    >>> g = new_game(RuleSet(), ["Ana", "Bo", "Cy"], seed=3)
+    >>> text = checkpoint(g, [], seed=3, names=["Ana", "Bo", "Cy"], meta={"net": {"a": 1, "b": 2}})
+    >>> loads(text + net_line({"b": 3}) + net_line({"c": 4})).meta["net"]
+    {'a': 1, 'b': 3, 'c': 4}
+    """
+    return _dumps({"net": net}) + "\n"
 
 
 def hand_line(events: Sequence[Event]) -> str:
@@ -135,6 +158,7 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
     actions = [action_from_dict(a) for a in head.get("actions", [])]
     current = [Event.from_dict(e) for e in head.get("events", [])]
     hands: list[list[Event]] = []
+    net: dict[str, Any] = {}
     for number, line in enumerate(lines, start=2):
         try:
             record = json.loads(line)
@@ -142,6 +166,12 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
             raise SaveError(f"{source} is damaged at line {number} (not JSON)") from None
         if not isinstance(record, dict):
             raise SaveError(f"{source} is damaged at line {number}")
+        if "net" in record:
+            if not isinstance(record["net"], dict):
+                raise SaveError(f"{source} is damaged at line {number} (its net data)")
+            net.update(record["net"])
+            if "a" not in record:
+                continue
         if "hand" in record:
             hands.append([Event.from_dict(e) for e in record["hand"]])
             del hands[:-history]
@@ -152,12 +182,16 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
             events = [Event.from_dict(e) for e in record.get("events", [])]
         else:
             events = apply(state, action)
-        if isinstance(action, StartHand):
-            current = []
-        current.extend(events)
+        for e in events:  # grouped by hand as Table.apply groups them (a finished group
+            if current and e.hand_no and current[-1].hand_no != e.hand_no:  # is a hand line)
+                current = []
+            current.append(e)
         actions.append(action)
     state = checked_state(state.to_dict(), source)  # the end state must be a game that can go on
     meta = head.get("meta") if isinstance(head.get("meta"), dict) else {}
+    if net:
+        base = meta.get("net") if isinstance(meta.get("net"), dict) else {}
+        meta = {**meta, "net": {**base, **net}}
     names = [str(n) for n in head.get("names", [])] if isinstance(head.get("names"), list) else []
     seed = head.get("seed")
     if seed is not None and not isinstance(seed, int):

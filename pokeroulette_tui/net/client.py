@@ -26,6 +26,9 @@ from pokeroulette_tui.session import Session, Update
 
 log = logging.getLogger("pokeroulette.net.client")
 
+HISTORY_HANDS = 50
+"""Hands of events a client keeps for the hand history (as the local table does)."""
+
 
 class ConnectError(Exception):
     """The table could not be joined; the message says why (the server's words if it answered).
@@ -85,6 +88,7 @@ class RemoteSession(Session):
         self.seat: int | None = None
         self.local_seats = ()
         self.rules = RuleSet()
+        self.rules_wire: dict[str, Any] = self.rules.to_dict()  # as the lobby last sent them
         self.welcome: dict[str, Any] = {}
         self.lobby: dict[str, Any] = {}
         self.seats: list[dict[str, Any]] = []   # connected / away / bot, per seat
@@ -286,12 +290,14 @@ class RemoteSession(Session):
         elif kind == "lobby":
             self.lobby = msg
             self.rules = RuleSet.from_dict(msg["rules"])
+            self.rules_wire = msg["rules"]
             if isinstance(msg.get("you"), int) or msg.get("you") is None and self.spectate:
                 self.seat = msg.get("you")
                 self.local_seats = () if self.seat is None else (self.seat,)
             self._lobby_q.put_nowait(msg)
         elif kind == "history":
-            self._history = [[Event.from_dict(e) for e in hand] for hand in msg["hands"]]
+            self._history = [[Event.from_dict(e) for e in hand]
+                             for hand in msg["hands"][-HISTORY_HANDS:]]
         elif kind == "chat":
             self.chat_lines = self.chat_lines[-199:] + [msg]
             who = str(msg.get("name", "?")) + (" (watching)" if msg.get("spectator") else "")
@@ -318,7 +324,10 @@ class RemoteSession(Session):
         return True
 
     def _on_state(self, msg: dict[str, Any]) -> None:
-        view = SeatView.from_dict(msg["view"])
+        data = msg["view"]
+        if "rules" not in data:  # the lobby message carries the rules (PROTOCOL.md §4)
+            data = {**data, "rules": self.rules_wire}
+        view = SeatView.from_dict(data)
         events = tuple(Event.from_dict(e) for e in msg.get("events", ()))
         problems = self.verifier.on_reveals(msg.get("reveals", []))
         self._view = view
@@ -335,6 +344,7 @@ class RemoteSession(Session):
                                      and self._history[-1][-1].hand_no != e.hand_no):
                 self._history.append([])
             self._history[-1].append(e)
+        del self._history[:-HISTORY_HANDS]  # a long game (or a spectator) stays bounded
         shown = shown_cards(view)
         self.fairness = self.verifier.summary(shown)
         notes = ["⚠ " + p for p in problems]

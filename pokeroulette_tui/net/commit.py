@@ -179,13 +179,35 @@ class DeckCommitter:
         """Everything needed to carry on after a restart (nonces included: keep it private)."""
         if not self.cards:
             return {}
+        return {**self.fixed(), "zones": self.zones(state), "revealed": self.revealed_list()}
+
+    def fixed(self) -> dict[str, Any]:
+        """The part of :meth:`to_dict` that changes only with a new shoe or a reshuffle: the
+        same object until then (so a journal writes it once a hand)."""
+        if not self.cards:
+            return {}
         if self._fixed is None or len(self._fixed["cards"]) != len(self.cards):
             self._fixed = {"hand_no": self.hand_no, "cards": [c.text for c in self.cards],
                            "nonces": [n.hex() for n in self.nonces]}
+        return self._fixed
+
+    def zones(self, state: GameState) -> dict[str, list[int]]:
+        """Where each committed card is now (index by zone); changes as cards move."""
         pos = self.pos
-        zones = {k: [pos.get(id(c), -1) for c in cards] for k, cards in _zones(state).items()}
-        return {**self._fixed, "zones": zones,
-                "revealed": [[v, list(ix)] for v, ix in self.revealed.items()]}
+        return {k: [pos.get(id(c), -1) for c in cards] for k, cards in _zones(state).items()}
+
+    def places(self, state: GameState) -> tuple[int, ...]:
+        """Which card object is where, cheaply: equal exactly when :meth:`zones` would be
+        (the objects are kept alive by the state and by ``cards``, so their ids stay theirs)."""
+        out: list[int] = []
+        for cards in _zones(state).values():
+            out.append(-1 - len(cards))  # zone boundaries
+            out.extend(map(id, cards))
+        return tuple(out)
+
+    def revealed_list(self) -> list[list[Any]]:
+        """Which indices each viewer has been opened, as saved."""
+        return [[v, list(ix)] for v, ix in self.revealed.items()]
 
     def restore(self, state: GameState, data: dict[str, Any]) -> None:
         """Rebuild from :meth:`to_dict` and re-link the state's cards to their indices."""

@@ -10,12 +10,10 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass, field
-from itertools import chain
 from pathlib import Path
 from typing import Any, Callable
 
 from pokeroulette_tui.bots import LEVELS
-from pokeroulette_tui.engine import save as saving
 from pokeroulette_tui.engine.actions import (Action, Advance, Check, Cut, Discard, Fold,
                                              IllegalAction, Leave, MoveStockToActive, StartHand,
                                              action_from_dict)
@@ -23,11 +21,11 @@ from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.rules import RuleSet, describe_rules
 from pokeroulette_tui.engine.save import SaveError
 from pokeroulette_tui.engine.state import LEFT
-from pokeroulette_tui.engine.view import view_for
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.commit import DeckCommitter, install_tracking
 from pokeroulette_tui.net.identity import Account, AccessPolicy, HelloGuard, peer_key
-from pokeroulette_tui.net.nettable import NetTable
+from pokeroulette_tui.net.nettable import JournalWrite, NetTable
+from pokeroulette_tui.net.wire import StateMessages
 from pokeroulette_tui.table import SeatConfig, Table
 
 log = logging.getLogger("pokeroulette.net")
@@ -35,11 +33,13 @@ log = logging.getLogger("pokeroulette.net")
 
 @dataclass
 class Out:
-    """One thing to do on a connection: send ``msg`` (if any), then close (if ``close``)."""
+    """One thing to do on a connection: send ``msg`` (if any; or ``data``, a message already
+    encoded as a line), then close (if ``close``)."""
 
     cid: int
     msg: dict[str, Any] | None = None
     close: bool = False
+    data: bytes | None = None
 
 
 @dataclass
@@ -152,6 +152,11 @@ class TableHost:
         self.defer_saves = False
         self._bot_job: BotJob | None = None      # made by poll, not yet taken
         self._bot_busy: BotJob | None = None     # taken, being worked out
+        self._states = StateMessages()
+        self._zones_key: Any = None
+        self._zones: dict[str, list[int]] = {}
+        self._revealed_key: Any = None
+        self._revealed: list[list[Any]] = []
         self.password_digest = P.password_digest(config.password) if config.password else ""
         self.guard = HelloGuard()
         self._set_bots(config.bots, config.bot_level)
@@ -169,9 +174,7 @@ class TableHost:
 
     @classmethod
     def _resume(cls, table: NetTable, path: Path, config: HostConfig, **kw: Any) -> "TableHost":
-        meta = saving.load(path).meta.get("net", {})
-        if not isinstance(meta, dict):
-            raise ValueError("net data is not a mapping")
+        meta = table.net_saved  # a journal's last net records, or an older save's meta["net"]
         host = cls(HostConfig(**{**config.__dict__, "rules": table.state.rules, "bots": 0,
                                  "save_path": path}), **kw)
         host.players = [Player(name=sc.name, bot=sc.bot) for sc in table.seats]
@@ -185,7 +188,13 @@ class TableHost:
                 host.players[int(i)].uid = uid
         if isinstance(meta.get("host_seat"), int) and 0 <= meta["host_seat"] < len(host.players):
             host.players[meta["host_seat"]].host = True
-        host.committer.restore(table.state, meta.get("commit") or {})
+        if isinstance(meta.get("timeouts"), dict):  # (older saves: in the state itself)
+            table.state.timeouts = {int(k): int(v) for k, v in meta["timeouts"].items()}
+        commit = dict(meta.get("commit") or {})
+        for key in ("zones", "revealed"):  # kept apart in a journal (they change more often)
+            if key in meta:
+                commit[key] = meta[key]
+        host.committer.restore(table.state, commit)
         host._adopt(table)
         return host
 
@@ -197,13 +206,24 @@ class TableHost:
         self.rules = table.state.rules
         self.version = self.turn_start = len(table.actions)
 
-    def take_save(self) -> tuple[Path, str] | None:
-        """With ``defer_saves``: the save to write now, if the table changed since the last."""
-        table = self.table
-        if table is None or not table.dirty or table.save_path is None:
+    def take_save(self) -> JournalWrite | None:
+        """With ``defer_saves``: the journal write to do now (with
+        :func:`~pokeroulette_tui.net.nettable.write_all`, in any thread) before sending what
+        the last step produced; None when the journal is up to date."""
+        if self.table is None:
             return None
-        table.dirty = False
-        return table.save_path, table.save_text()
+        return self.table.take_journal()
+
+    def save_failed(self, exc: OSError) -> None:
+        """A journal write from :meth:`take_save` failed: the next one starts afresh."""
+        if self.table is not None:
+            self.table.write_failed(exc)
+
+    def _saved(self, out: list[Out]) -> list[Out]:
+        """Without ``defer_saves``: write the journal now, before ``out`` is sent."""
+        if not self.defer_saves and self.table is not None:
+            self.table.flush()
+        return out
 
     def defer(self) -> None:
         """Let the caller write the saves (see :meth:`take_save`)."""
@@ -212,13 +232,31 @@ class TableHost:
             self.table.defer = True
 
     def _net_meta(self) -> dict[str, Any]:
+        """The resume data, in parts the journal writes again only when they change: the
+        commitments once a hand, where the cards are and who was shown what as they move."""
         host_seat = next((i for i, p in enumerate(self.players) if p.host), None)
+        c = self.committer
+        moving = bool(c.cards) and self.table is not None
+        # the moving parts are made again only when they may have changed (the same object
+        # otherwise, which the journal does not even compare)
+        key = (c.hand_no, id(c.cards), len(c.cards), c.places(self.table.state) if moving else ())
+        if self._zones_key != key:
+            self._zones_key = key
+            self._zones = c.zones(self.table.state) if moving else {}
+        key = (c.hand_no, id(c.cards), len(c.cards), sum(map(len, c.revealed.values())),
+               len(c.revealed))
+        if self._revealed_key != key:
+            self._revealed_key = key
+            self._revealed = c.revealed_list() if moving else []
         return {"tokens": {str(i): p.token_digest for i, p in enumerate(self.players)
                            if p.token_digest},
                 "accounts": {str(i): p.uid for i, p in enumerate(self.players)
                              if p.uid is not None},
                 "host_seat": host_seat, "password": self.password_digest or None,
-                "commit": self.committer.to_dict(self.table.state) if self.table else {}}
+                "commit": c.fixed(), "zones": self._zones, "revealed": self._revealed,
+                # the turn timer's counts: kept by the host, not replayed from actions
+                "timeouts": {str(k): v for k, v in self.table.state.timeouts.items()}
+                if self.table is not None else {}}
 
     # -- queries --------------------------------------------------------------
     @property
@@ -287,11 +325,11 @@ class TableHost:
         try:
             msg = P.decode(line)
             if not conn.welcomed:
-                return self._hello(conn, msg, now)
+                return self._saved(self._hello(conn, msg, now))
             handler = self._handlers.get(msg["type"])
             if handler is None:
                 raise P.ProtocolError(f"unknown message type {msg['type'][:32]!r}")
-            return handler(self, conn, msg, now)
+            return self._saved(handler(self, conn, msg, now))
         except P.ProtocolError as exc:
             if not conn.welcomed:  # the first line must be a good hello: else error and close
                 exc.fatal = True
@@ -457,7 +495,8 @@ class TableHost:
             [e.redacted_for(seat).to_dict() for e in hand] for hand in hands]}))
         if self.committer.cards:
             out.append(Out(conn.cid, self.committer.commit_message()))
-        out.append(Out(conn.cid, self._state_msg(seat, [], self.committer.opened(seat), now)))
+        out.append(Out(conn.cid, data=self._state_lines([seat], [], now, {
+            seat: self.committer.opened(seat)})[seat]))
         return out
 
     # -- lobby ------------------------------------------------------------------
@@ -469,10 +508,18 @@ class TableHost:
                           "away": self.away(i), "left": self.started and self._left(i)})
         return {"type": "lobby", "started": self.started, "you": self.seat_of(conn.player),
                 "seats": seats, "spectators": sum(c.spectator for c in self.conns.values()),
-                "rules": self.rules.to_dict(), "rules_text": describe_rules(self.rules),
+                "rules": self._rules_wire()[0], "rules_text": self._rules_wire()[1],
                 "min_players": self.rules.min_players, "max_players": self.rules.max_players,
                 "turn_timeout": self.config.turn_timeout, "headless": self.config.headless,
                 "bot_level": self.config.bot_level, "start_problem": self.start_problem()}
+
+    def _rules_wire(self) -> tuple[dict[str, Any], list[str]]:
+        """The rules as the lobby sends them, made once per rule set (shared: never mutate)."""
+        cached = self.__dict__.get("_rules_cache")
+        if cached is None or cached[0] is not self.rules:
+            cached = self._rules_cache = (self.rules, self.rules.to_dict(),
+                                          describe_rules(self.rules))
+        return cached[1], cached[2]
 
     def _lobby_all(self, but: Conn | None = None) -> list[Out]:
         return [Out(c.cid, self._lobby_msg(c)) for c in self._live() if c is not but]
@@ -536,7 +583,7 @@ class TableHost:
         table = NetTable.create(self.rules, seats, seed=self.config.seed,
                                 save_path=self.config.save_path)
         self._adopt(table)
-        table.autosave()
+        table.autosave()  # the first checkpoint
         self._next_auto = now + self.config.delay
         self._wake(self._next_auto)
         log.info("game started: %s", ", ".join(p.name for p in self.players))
@@ -649,8 +696,6 @@ class TableHost:
         pause = self.config.hand_pause if state.phase in ("hand_over",) else self.config.delay
         self._next_auto = now + pause
         self._wake(self._next_auto)
-        if _first_of_hand(events):
-            self.table.autosave()  # again, now with this hand's commitments
         out += self._timer(now)
         out += self._broadcast(events, now)
         if state.game_over:
@@ -673,38 +718,33 @@ class TableHost:
         return []
 
     def _broadcast(self, events: list[Event], now: float) -> list[Out]:
-        """The new state to every connection, each seen from its own seat (spectators share
-        one public message, so their openings are computed once)."""
-        out: list[Out] = []
-        made: dict[int | None, dict[str, Any]] = {}
-        seats = self._seat_status()
-        for c in self._live():
-            seat = self.seat_of(c.player)
-            if seat not in made:
-                made[seat] = self._state_msg(seat, events, None, now, seats)
-            out.append(Out(c.cid, made[seat]))
-        return out
+        """The new state to every connection, each seen from its own seat: the public part
+        is built and encoded once, each seat's own cards and options added
+        (:mod:`pokeroulette_tui.net.wire`); spectators share one line."""
+        live = [(c, self.seat_of(c.player)) for c in self._live()]
+        lines = self._state_lines([seat for _, seat in live], events, now)
+        return [Out(c.cid, data=lines[seat]) for c, seat in live]
 
     def _seat_status(self) -> list[dict[str, bool]]:
         return [{"connected": p.cid is not None or p.bot is not None, "away": self.away(i),
                  "bot": p.bot is not None} for i, p in enumerate(self.players)]
 
-    def _state_msg(self, seat: int | None, events: list[Event], reveals: list[list[Any]] | None,
-                   now: float, seats: list[dict[str, bool]] | None = None) -> dict[str, Any]:
+    def _state_lines(self, seats: list[int | None], events: list[Event], now: float,
+                     extra: dict[int | None, list[list[Any]]] | None = None
+                     ) -> dict[int | None, bytes]:
+        """Encoded ``state`` lines for these seats (docs/PROTOCOL.md §4): the view has no
+        ``rules`` (the ``lobby`` message carries them)."""
         state = self.table.state
-        view = view_for(state, seat)
-        shown = [e.redacted_for(seat) for e in events]
-        opened = list(reveals or [])
-        opened += self.committer.reveal(seat, chain(view.all_cards(), *(e.cards for e in shown)))
         deadline_in = next_deal_in = None
         if self.deadline is not None:
             deadline_in = round(max(0.0, self.deadline - now), 3)
         if state.phase == "hand_over" and not state.game_over:
             next_deal_in = round(max(0.0, self._next_auto - now), 3)
-        return {"type": "state", "version": self.version, "view": P.view_to_wire(view),
-                "events": [e.to_dict() for e in shown], "reveals": opened,
-                "deadline_in": deadline_in, "next_deal_in": next_deal_in, "turn": state.to_act,
-                "seats": seats if seats is not None else self._seat_status()}
+        return self._states.build(
+            state, seats, events, {"type": "state", "version": self.version},
+            {"deadline_in": deadline_in, "next_deal_in": next_deal_in, "turn": state.to_act,
+             "seats": self._seat_status()},
+            self.committer.reveal, extra)
 
     # -- the clock ------------------------------------------------------------------
     def _wake(self, at: float) -> None:
@@ -743,7 +783,7 @@ class TableHost:
             self._wake(now)
         if self.deadline is not None:
             self._wake(self.deadline)
-        return out
+        return self._saved(out)
 
     def _due(self, now: float) -> tuple[Action | None, int | None]:
         table = self.table
@@ -796,7 +836,7 @@ class TableHost:
             events = table.apply(timeout_action(table, job.seat))
         out = self._apply(events, action, now)
         self._wake(now)
-        return out
+        return self._saved(out)
 
     def _timed_out(self, seat: int, action: Action) -> list[Out]:
         state = self.table.state
@@ -815,11 +855,6 @@ class TableHost:
         "ready": _on_ready, "chat": _on_chat, "act": _on_act, "start": _on_start,
         "bots": _on_bots, "back": _on_back, "leave": _on_leave, "ping": _on_ping,
     }
-
-
-def _first_of_hand(events: list[Event]) -> bool:
-    """True when these events dealt a new hand (the save must then hold the commitments)."""
-    return any(e.kind in ("shuffle", "reshuffle") for e in events)
 
 
 def _ref(msg: Any) -> int | None:

@@ -1,22 +1,31 @@
-"""The hosted table's save: a Table whose save also keeps the host's resume data (token
-digests, account bindings, commitments), built incrementally so a save per action stays cheap."""
+"""The hosted table's save: the local table's write-ahead journal, plus the host's resume data.
+
+A :class:`NetTable` writes the same journal as :class:`~pokeroulette_tui.table.Table` (a
+checkpoint, one line per action, finished hands once), and its resume data (token digests,
+account bindings, the deck commitments) as ``"net"`` records: in the checkpoint's
+``meta["net"]``, then, whenever a part of it changes, on the line of the action that changed
+it (or on a line of its own). Only the parts that changed are written.
+
+Nothing is written when an action is played: the lines wait until :meth:`NetTable.flush`
+(or, on a server, :meth:`NetTable.take_journal`, whose write runs off the event loop, and
+whose lines a group of actions shares one ``fsync``). Everything a message depends on is on
+disk before that message is sent.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
 
-from pokeroulette_tui.engine import save as saving
+from pokeroulette_tui.engine import journal
 from pokeroulette_tui.net import protocol as P
-from pokeroulette_tui.table import Table
+from pokeroulette_tui.table import COMPACT_BYTES, Table
 
 log = logging.getLogger("pokeroulette.net")
-
-
-SAVED_HANDS = 20
-"""Past hands kept in the save (for the history a rejoining player is sent)."""
 
 
 def _dumps(value: Any) -> str:
@@ -24,19 +33,59 @@ def _dumps(value: Any) -> str:
 
 
 @dataclass
-class NetTable(Table):
-    """A Table whose save also keeps the host's resume data (token digests, commitments).
+class JournalWrite:
+    """One write for the journal: a fresh checkpoint (``start``) or lines to append."""
 
-    Saves are built incrementally (actions and finished hands are encoded once), and with
-    ``defer`` set the server writes them itself, off the event loop, before it sends anything
-    that depends on them (:meth:`TableHost.take_save`).
+    file: journal.JournalFile
+    text: str
+    start: bool = False
+
+    def write(self) -> None:
+        if self.start:
+            self.file.start(self.text)
+        else:
+            self.file.append(self.text)
+
+
+def write_all(writes: list[JournalWrite]) -> None:
+    """Write a group of journal writes in order, then make the appended ones durable with one
+    ``fdatasync`` per file (a checkpoint is written atomically and synced by ``start``).
+    Runs in any thread; raises OSError."""
+    synced: dict[int, journal.JournalFile] = {}
+    for w in writes:
+        w.write()
+        if not w.start:
+            synced[id(w.file)] = w.file
+    for f in synced.values():
+        fd = f._fd
+        if fd is not None:
+            (getattr(os, "fdatasync", None) or os.fsync)(fd)
+
+
+@dataclass
+class NetTable(Table):
+    """A Table whose journal also keeps the host's resume data (token digests, commitments).
+
+    ``net_meta`` gives that data as a mapping of parts (each written again only when it
+    changes); ``net_saved`` is what the save held when the table was resumed.
     """
 
     net_meta: Callable[[], dict[str, Any]] | None = None
     defer: bool = False
-    dirty: bool = False
-    _action_texts: list[str] = field(default_factory=list, repr=False)
-    _hand_texts: dict[int, list[str]] = field(default_factory=dict, repr=False)
+    net_saved: dict[str, Any] = field(default_factory=dict, repr=False)
+    _lines: list[str] = field(default_factory=list, repr=False)
+    _restart: bool = field(default=False, repr=False)
+    _net_texts: dict[str, str] = field(default_factory=dict, repr=False)
+    _net_objs: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def _from_saved(cls, saved: Any, path: Path) -> "NetTable":
+        table = super()._from_saved(saved, path)
+        net = saved.meta.get("net", {})
+        if not isinstance(net, dict):
+            raise ValueError("net data is not a mapping")
+        table.net_saved = net
+        return table  # type: ignore[return-value]
 
     def meta(self) -> dict[str, Any]:
         meta = super().meta()
@@ -44,45 +93,102 @@ class NetTable(Table):
             meta["net"] = self.net_meta()
         return meta
 
-    def _record(self, action: Any, events: Any, finished: Any) -> None:
-        self.autosave()  # the host writes its own save (with its resume data) after every action
+    @property
+    def dirty(self) -> bool:
+        """Something is waiting to be written."""
+        return bool(self._lines or self._restart)
 
-    def autosave(self) -> None:
+    # -- recording ------------------------------------------------------------------
+    def _record(self, action: Any, events: Any, finished: Any) -> None:
+        """Keep the action's lines until the next flush (the host adds its resume data)."""
         if self.save_path is None:
             return
-        if self.defer:
-            self.dirty = True
+        file = self._journal
+        if self._restart or file is None or file.path != Path(self.save_path) or (
+                file.size > COMPACT_BYTES and journal.shuffles(action, events)):
+            self._restart = True  # a fresh checkpoint at the next flush, this action included
+            self._lines.clear()
+            return
+        self._lines.extend(journal.hand_line(h) for h in finished)
+        if journal.shuffles(action, events):  # the same line, with the faster state encoder
+            self._lines.append(_dumps({"a": action.to_dict(), "state": P.state_to_save(self.state),
+                                       "events": [e.to_dict() for e in events]}) + "\n")
+        else:
+            self._lines.append(journal.action_line(action, self.state, events))
+
+    def autosave(self) -> None:
+        """A fresh checkpoint at the next flush (at once unless the server writes)."""
+        if self.save_path is None:
+            return
+        self._restart = True
+        self._lines.clear()
+        if not self.defer:
+            self.flush()
+
+    def _net_changes(self) -> dict[str, Any]:
+        """The parts of the resume data that differ from what the journal holds."""
+        if self.net_meta is None:
+            return {}
+        changed = {}
+        for key, value in self.net_meta().items():
+            if self._net_objs.get(key) is value and isinstance(value, (dict, list)):
+                continue  # the very object last written (net_meta keeps unchanged parts)
+            self._net_objs[key] = value
+            text = _dumps(value)
+            if self._net_texts.get(key) != text:
+                self._net_texts[key] = text
+                changed[key] = value
+        return changed
+
+    def take_journal(self) -> JournalWrite | None:
+        """What to write now (run it with :func:`write_all`, in any thread, before sending
+        anything that depends on it), or None when the journal is up to date."""
+        if self.save_path is None:
+            return None
+        if self._restart or self._journal is None:
+            self._restart = False
+            self._lines.clear()
+            return self._start_write()
+        net = self._net_changes()
+        if not self._lines and not net:
+            return None
+        lines, self._lines = self._lines, []
+        if net:
+            if lines and lines[-1].startswith('{"a":'):  # one line: torn together or not at all
+                lines[-1] = lines[-1][:-2] + ',"net":' + _dumps(net) + "}\n"
+            else:
+                lines.append(journal.net_line(net))
+        return JournalWrite(self._journal, "".join(lines))
+
+    def _start_write(self) -> JournalWrite:
+        if self._journal is not None:
+            self._journal.close()
+        done = self.history[:-1]
+        current = self.history[-1] if self.history else []
+        meta = Table.meta(self)
+        net = self.net_meta() if self.net_meta is not None else {}
+        meta["net"] = net
+        self._net_texts = {k: _dumps(v) for k, v in net.items()}
+        self._net_objs = dict(net)
+        text = journal.checkpoint(self.state, self.actions, seed=self.seed,
+                                  names=[s.name for s in self.seats], meta=meta, events=current)
+        text += "".join(journal.hand_line(h) for h in done)
+        self._journal = journal.JournalFile(Path(self.save_path))  # type: ignore[arg-type]
+        return JournalWrite(self._journal, text, start=True)
+
+    def flush(self) -> None:
+        """Write (and sync) what is waiting, here and now. Never raises for a disk problem."""
+        write = self.take_journal()
+        if write is None:
             return
         try:
-            saving.atomic_write(self.save_path, self.save_text())
-        except OSError as exc:  # a full disk must not stop the table
-            log.error("autosave to %s failed: %s", self.save_path, exc)
+            write_all([write])
+        except OSError as exc:
+            self.write_failed(exc)
+        else:
+            self.save_error = ""
 
-    def save_text(self) -> str:
-        """The save file's text, as :func:`engine.save.dumps` writes it (loadable by ``load``)."""
-        for a in self.actions[len(self._action_texts):]:
-            self._action_texts.append(_dumps(a.to_dict()))
-        hands = self.history[-SAVED_HANDS:]
-        texts = []
-        for hand in hands:  # each event is encoded once (the current hand grows)
-            events = self._hand_texts.setdefault(id(hand), [])
-            events.extend(_dumps(e.to_dict()) for e in hand[len(events):])
-            texts.append("[" + ",".join(events) + "]")
-        if len(self._hand_texts) > 2 * SAVED_HANDS:
-            keep = {id(h) for h in hands}
-            self._hand_texts = {k: v for k, v in self._hand_texts.items() if k in keep}
-        # everything else Table.meta() keeps (seats, the bots' generators …), without
-        # re-encoding the history, which is spliced in from the cache above
-        history, self.history = self.history, []
-        try:
-            base = Table.meta(self)
-        finally:
-            self.history = history
-        base.pop("history", None)
-        base["net"] = self.net_meta() if self.net_meta is not None else {}
-        meta = _dumps(base)
-        meta = meta[:-1] + ',"history":[' + ",".join(texts) + "]}"
-        return ('{"format":"%s","version":%d,"seed":%s,"names":%s,"meta":%s,"actions":[%s],'
-                '"state":%s}') % (
-            saving.FORMAT, saving.VERSION, _dumps(self.seed), _dumps([s.name for s in self.seats]),
-            meta, ",".join(self._action_texts), _dumps(P.state_to_save(self.state)))
+    def write_failed(self, exc: OSError) -> None:
+        """A write failed (disk full, folder gone): log it; the next flush starts afresh."""
+        self._failed(exc)
+        self._restart = True

@@ -19,7 +19,7 @@ from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.state import GameState, Seat
 from pokeroulette_tui.engine.view import PlayerView, SeatView
 
-VERSION = 1
+VERSION = 2
 """The protocol version a client sends in ``hello`` and the server answers in ``welcome``."""
 
 MAX_LINE = 64 * 1024
@@ -229,12 +229,12 @@ def want_str(msg: dict[str, Any], key: str, *, limit: int, default: str | None =
 def check_hello(msg: dict[str, Any]) -> dict[str, Any]:
     """The fields of a ``hello``, checked; wrong versions and bad fields are fatal.
 
-    >>> check_hello({"type": "hello", "version": 1, "name": "Ana"})["name"]
+    >>> check_hello({"type": "hello", "version": 2, "name": "Ana"})["name"]
     'Ana'
-    >>> check_hello({"type": "hello", "version": 2, "name": "Ana"})
+    >>> check_hello({"type": "hello", "version": 1, "name": "Ana"})  # before rules left views
     Traceback (most recent call last):
     ...
-    pokeroulette_tui.net.protocol.ProtocolError: this server speaks protocol version 1, not 2
+    pokeroulette_tui.net.protocol.ProtocolError: this server speaks protocol version 2, not 1
     """
     if msg.get("type") != "hello":
         raise ProtocolError('the first message must be {"type": "hello", ...}', fatal=True)
@@ -274,7 +274,7 @@ def error(message: str, *, ref: int | None = None, fatal: bool = False) -> dict[
 
 _VIEW_FIELDS = tuple(f.name for f in fields(SeatView))
 _PLAYER_FIELDS = tuple(f.name for f in fields(PlayerView))
-_OPTION_FIELDS = tuple(f.name for f in fields(betting.BetOptions))
+_OPTION_FIELDS = OPTION_FIELDS = tuple(f.name for f in fields(betting.BetOptions))
 _CARD_KEYS = ("stock", "actives", "hand", "added")
 _RULES_CACHE: dict[RuleSet, dict[str, Any]] = {}
 

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from pokeroulette_tui.engine.save import atomic_write
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.host import Out, TableHost
 from pokeroulette_tui.net.identity import Account
+from pokeroulette_tui.net.nettable import JournalWrite, write_all
 
 log = logging.getLogger("pokeroulette.net")
 
@@ -74,7 +74,9 @@ class Server:
         self._clock_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._handlers: set[asyncio.Task[Any]] = set()
-        self._io = asyncio.Lock()
+        # group commit: host steps whose journal lines wait for one write and fsync
+        self._batch: list[tuple[JournalWrite | None, list[Out], asyncio.Future[None]]] = []
+        self._committing = False
         self.address: tuple[str, int] = ("", 0)
         self.unix_path: Path | None = None
         self._unix_ino: int | None = None
@@ -140,7 +142,9 @@ class Server:
             self._finish(conn)
         if self._clock_task is not None:
             await reap(self._clock_task)
-        await self._deliver([])  # the last save, if one is pending
+        await self._deliver([])  # the last journal lines, if any are pending
+        if self.host.table is not None:
+            self.host.table.close()
         if self._handlers:
             await asyncio.wait(self._handlers, timeout=self.close_timeout)
         for task in list(self._handlers):
@@ -287,18 +291,53 @@ class Server:
                 return []
             return [Out(cid, P.error("internal error: the message was not processed"))]
 
-    async def _deliver(self, outs: list[Out]) -> None:
-        """Save the table if it changed (write and fsync in a thread: other tables and
-        connections go on meanwhile), then send. Nobody is ever shown a state that a crash
-        could lose; the lock keeps saves and sends in the order the host made them."""
-        async with self._io:
-            job = self._call(self.host.take_save)
-            if job:
-                try:
-                    await asyncio.to_thread(atomic_write, *job)
-                except OSError as exc:  # a full disk must not stop the table
-                    log.error("saving the table to %s failed: %s", job[0], exc)
-            self._dispatch(outs)
+    async def _deliver(self, outs: list[Out], *, wait: bool = True) -> None:
+        """Write the journal lines of this host step, then send what it produced. Nobody is
+        ever shown a state that a crash could lose.
+
+        Group commit: while one write and fsync runs (in a thread: the other connections go
+        on meanwhile), the steps made in the meantime wait, and the next write carries all of
+        their lines with one fsync. Sends keep the order in which the host made them.
+        ``wait=False`` (the clock's steps): return once queued; the next step may join the
+        same write."""
+        job = self._call(self.host.take_save)
+        if not isinstance(job, JournalWrite):
+            job = None  # (a bug while taking it is logged by _call)
+        if job is None and not self._batch and not self._committing:
+            self._dispatch(outs)  # nothing to write and nothing waiting: send at once
+            return
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._batch.append((job, outs, done))
+        if not self._committing:
+            self._committing = True
+            self._spawn(self._commit())
+        if wait or len(self._batch) > 64:  # the clock, too, must not run far ahead of the disk
+            await asyncio.shield(done)
+
+    async def _commit(self) -> None:
+        """Write and sync the waiting journal lines, then send what waited for them; again
+        until nothing waits."""
+        try:
+            while self._batch:
+                batch, self._batch = self._batch, []
+                writes = [job for job, _, _ in batch if job is not None]
+                if writes:
+                    try:
+                        await asyncio.to_thread(write_all, writes)
+                    except OSError as exc:  # a full disk must not stop the table
+                        log.error("writing the journal %s failed: %s", writes[0].file.path, exc)
+                        self._call(self.host.save_failed, exc)
+                # one write per connection for the whole group (a deal's steps, say)
+                self._dispatch([out for _, outs, _ in batch for out in outs])
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+        finally:
+            self._committing = False
+            for _, _, done in self._batch:  # cancelled (closing): never strand a waiter, but
+                if not done.done():         # send nothing that was not written
+                    done.set_result(None)
+            self._batch = []
 
     def _dispatch(self, outs: list[Out]) -> None:
         """Encode and send; what one connection gets from one host step goes out in one
@@ -310,7 +349,9 @@ class Server:
             if out.cid in closing:
                 continue
             chunks = batches.setdefault(out.cid, [])
-            if out.msg is not None:
+            if out.data is not None:
+                chunks.append(out.data)
+            elif out.msg is not None:
                 data = encoded.get(id(out.msg))
                 if data is None:
                     data = encoded[id(out.msg)] = P.encode(out.msg)
@@ -348,7 +389,7 @@ class Server:
             try:
                 # one automatic step at a time: the writers run between steps, so a burst of
                 # bot moves never fills the queue of a client that is reading
-                await self._deliver(self.host.poll(loop.time(), max_steps=1))
+                await self._deliver(self.host.poll(loop.time(), max_steps=1), wait=False)
                 job = self.host.take_bot_job()
                 if job is not None:
                     self._spawn(self._think(job))
