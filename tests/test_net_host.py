@@ -87,7 +87,7 @@ def test_hello_welcome_and_lobby():
 
 @pytest.mark.parametrize("first, why", [
     ({"type": "chat", "text": "hi"}, "first message must be"),
-    ({"type": "hello", "version": 99, "name": "Ana"}, "protocol version 1"),
+    ({"type": "hello", "version": 99, "name": "Ana"}, "protocol version 2"),
     ({"type": "hello", "version": 2, "name": "\x1b\u202e"}, "choose a name"),
     ({"type": "hello", "version": 2, "name": "Ana", "spectate": 1}, "true or false"),
 ])
