@@ -311,6 +311,19 @@ def loopback_peer_uid(writer: asyncio.StreamWriter) -> int | None:
     if not peer or str(peer[0]) not in LOOPBACK and not str(peer[0]).startswith("127."):
         return None
     want_local, want_remote = int(peer[1]), int(mine[1])
+    for cols in _tcp_rows():
+        try:
+            local = int(cols[1].rsplit(":", 1)[1], 16)
+            remote = int(cols[2].rsplit(":", 1)[1], 16)
+        except (IndexError, ValueError):
+            continue
+        if local == want_local and remote == want_remote and cols[3] == "01":
+            return int(cols[7])
+    return None
+
+
+def _tcp_rows():
+    """The rows of the kernel's TCP socket tables (Linux), split into columns."""
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             with open(table, encoding="ascii") as f:
@@ -319,16 +332,8 @@ def loopback_peer_uid(writer: asyncio.StreamWriter) -> int | None:
             continue
         for row in rows:
             cols = row.split()
-            if len(cols) < 8:
-                continue
-            try:
-                local = int(cols[1].rsplit(":", 1)[1], 16)
-                remote = int(cols[2].rsplit(":", 1)[1], 16)
-            except (IndexError, ValueError):
-                continue
-            if local == want_local and remote == want_remote and cols[3] == "01":
-                return int(cols[7])
-    return None
+            if len(cols) >= 8:
+                yield cols
 
 
 def listener_pid(target: Target) -> int:
@@ -346,17 +351,10 @@ def tcp_listener_pid(port: int, uid: int) -> int | None:
     """The pid of a process of account ``uid`` listening on TCP ``port`` here (Linux), or
     None: the listening socket's inode from /proc/net/tcp*, then the process holding it."""
     inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(table, encoding="ascii") as f:
-                rows = f.read().splitlines()[1:]
-        except OSError:
-            continue
-        for row in rows:
-            cols = row.split()
-            if len(cols) > 9 and cols[3] == "0A" and int(cols[7]) == uid and \
-                    int(cols[1].rsplit(":", 1)[1], 16) == port:
-                inodes.add(f"socket:[{cols[9]}]")
+    for cols in _tcp_rows():
+        if len(cols) > 9 and cols[3] == "0A" and int(cols[7]) == uid and \
+                int(cols[1].rsplit(":", 1)[1], 16) == port:
+            inodes.add(f"socket:[{cols[9]}]")
     if not inodes:
         return None
     for entry in os.scandir("/proc"):
