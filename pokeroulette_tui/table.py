@@ -77,10 +77,8 @@ class Table:
             raise saving.SaveError(f"no save file at {path}") from None
         except OSError as exc:
             raise saving.SaveError(f"cannot read {path}: {exc}") from None
-        loaded: journal.Loaded | None = None
-        saved = loaded = journal.load(path) if journal.is_journal(head) else None
-        if saved is None:
-            saved = saving.load(path)
+        loaded = journal.load(path) if journal.is_journal(head) else None
+        saved = loaded if loaded is not None else saving.load(path)
         try:
             table = cls._from_saved(saved, path)
         except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
@@ -201,8 +199,7 @@ class Table:
         if self.save_path is None:
             return
         file = self._journal
-        if file is None or file.path != Path(self.save_path) or (
-                file.size > COMPACT_BYTES and journal.shuffles(action, events)):
+        if file is None or self._needs_checkpoint(file, action, events):
             self.autosave()  # a fresh checkpoint, this action included
             return
         try:
@@ -212,6 +209,13 @@ class Table:
             self._failed(exc)
         else:
             self.save_error = ""
+
+    def _needs_checkpoint(self, file: journal.JournalFile, action: Action,
+                          events: list[Event]) -> bool:
+        """The journal must start afresh: the table is saved elsewhere now, or the journal
+        has grown long and this step begins a new deal."""
+        return file.path != Path(self.save_path or "") or (
+            file.size > COMPACT_BYTES and journal.shuffles(action, events))
 
     def autosave(self) -> None:
         """Save the table now as a fresh checkpoint (the journal starts again from it).
@@ -229,14 +233,17 @@ class Table:
         if self._journal is not None:
             self._journal.close()
         self._journal = None
-        done = self.history[:-1]
-        current = self.history[-1] if self.history else []
         file = journal.JournalFile(path)
-        file.start(journal.checkpoint(self.state, self.actions, seed=self.seed,
-                                      names=[s.name for s in self.seats], meta=self.meta(),
-                                      events=current)
-                   + "".join(journal.hand_line(h) for h in done))
+        file.start(self._checkpoint_text(self.meta()))
         self._journal = file
+
+    def _checkpoint_text(self, meta: dict[str, Any]) -> str:
+        """A journal that starts here: the checkpoint, then the finished hands kept."""
+        current = self.history[-1] if self.history else []
+        return (journal.checkpoint(self.state, self.actions, seed=self.seed,
+                                   names=[s.name for s in self.seats], meta=meta,
+                                   events=current)
+                + "".join(journal.hand_line(h) for h in self.history[:-1]))
 
     def _attach(self, path: Path, good_bytes: int) -> None:
         """Go on appending to the journal just loaded (its torn last line cut off)."""
@@ -261,8 +268,9 @@ class Table:
             try:
                 self._journal.sync()
             except OSError as exc:
-                self._failed(exc)
-            self._journal.close() if self._journal is not None else None
+                self._failed(exc)  # closes it
+                return
+            self._journal.close()
             self._journal = None
 
     def meta(self) -> dict[str, Any]:

@@ -37,7 +37,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from pokeroulette_tui.engine.actions import Action, IllegalAction, StartHand, action_from_dict
 from pokeroulette_tui.engine.events import Event
@@ -81,12 +81,14 @@ def shuffles(action: Action, events: Sequence[Event]) -> bool:
 
 
 def action_line(action: Action, state: GameState, events: Sequence[Event], *,
-                net: dict[str, Any] | None = None) -> str:
+                net: dict[str, Any] | None = None,
+                encode: Callable[[GameState], dict[str, Any]] = GameState.to_dict) -> str:
     """The line for one action, given the state after it and its events (and, on a host,
-    the resume data that changed with it: see :func:`net_line`)."""
+    the resume data that changed with it: see :func:`net_line`). ``encode`` turns a state
+    into its saved form (a faster encoder giving the same data may stand in)."""
     record: dict[str, Any] = {"a": action.to_dict()}
     if shuffles(action, events):
-        record["state"] = state.to_dict()
+        record["state"] = encode(state)
         record["events"] = [e.to_dict() for e in events]
     if net:
         record["net"] = net
@@ -264,9 +266,11 @@ class JournalFile:
             view = view[written:]
         self.size += len(data)
 
-    def sync(self) -> None:
+    def sync(self, *, data_only: bool = False) -> None:
+        """Make what was appended survive a power cut (``data_only``: fdatasync)."""
         if self._fd is not None:
-            os.fsync(self._fd)
+            sync = getattr(os, "fdatasync", os.fsync) if data_only else os.fsync
+            sync(self._fd)
 
     def close(self) -> None:
         if self._fd is not None:

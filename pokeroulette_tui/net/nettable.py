@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from pokeroulette_tui.engine import journal
 from pokeroulette_tui.net import protocol as P
-from pokeroulette_tui.table import COMPACT_BYTES, Table
+from pokeroulette_tui.table import Table
 
 log = logging.getLogger("pokeroulette.net")
 
@@ -57,9 +56,7 @@ def write_all(writes: list[JournalWrite]) -> None:
         if not w.start:
             synced[id(w.file)] = w.file
     for f in synced.values():
-        fd = f._fd
-        if fd is not None:
-            (getattr(os, "fdatasync", None) or os.fsync)(fd)
+        f.sync(data_only=True)
 
 
 @dataclass
@@ -104,17 +101,13 @@ class NetTable(Table):
         if self.save_path is None:
             return
         file = self._journal
-        if self._restart or file is None or file.path != Path(self.save_path) or (
-                file.size > COMPACT_BYTES and journal.shuffles(action, events)):
+        if self._restart or file is None or self._needs_checkpoint(file, action, events):
             self._restart = True  # a fresh checkpoint at the next flush, this action included
             self._lines.clear()
             return
         self._lines.extend(journal.hand_line(h) for h in finished)
-        if journal.shuffles(action, events):  # the same line, with the faster state encoder
-            self._lines.append(_dumps({"a": action.to_dict(), "state": P.state_to_save(self.state),
-                                       "events": [e.to_dict() for e in events]}) + "\n")
-        else:
-            self._lines.append(journal.action_line(action, self.state, events))
+        self._lines.append(journal.action_line(action, self.state, events,
+                                               encode=P.state_to_save))  # the faster encoder
 
     def autosave(self) -> None:
         """A fresh checkpoint at the next flush (at once unless the server writes)."""
@@ -163,16 +156,12 @@ class NetTable(Table):
     def _start_write(self) -> JournalWrite:
         if self._journal is not None:
             self._journal.close()
-        done = self.history[:-1]
-        current = self.history[-1] if self.history else []
         meta = Table.meta(self)
         net = self.net_meta() if self.net_meta is not None else {}
         meta["net"] = net
         self._net_texts = {k: _dumps(v) for k, v in net.items()}
         self._net_objs = dict(net)
-        text = journal.checkpoint(self.state, self.actions, seed=self.seed,
-                                  names=[s.name for s in self.seats], meta=meta, events=current)
-        text += "".join(journal.hand_line(h) for h in done)
+        text = self._checkpoint_text(meta)
         self._journal = journal.JournalFile(Path(self.save_path))  # type: ignore[arg-type]
         return JournalWrite(self._journal, text, start=True)
 
