@@ -17,7 +17,7 @@ from pokeroulette_tui.bots import Bot, make_bot
 from pokeroulette_tui.engine import journal
 from pokeroulette_tui.engine import save as saving
 from pokeroulette_tui.engine.actions import Action, IllegalAction, Leave
-from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.events import Event, add_to_history
 from pokeroulette_tui.engine.game import apply, check, dealer_to_act, legal_actions, new_game
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.state import LEFT, GameState
@@ -173,14 +173,7 @@ class Table:
         check(self.state, action)
         events = apply(self.state, action)
         self.actions.append(action)
-        finished: list[list[Event]] = []
-        for e in events:
-            if not self.history or (e.hand_no and self.history[-1] and
-                                    self.history[-1][-1].hand_no != e.hand_no):
-                if self.history:
-                    finished.append(self.history[-1])
-                self.history.append([])
-            self.history[-1].append(e)
+        finished = add_to_history(self.history, events)
         del self.history[:-HISTORY_HANDS]
         self._record(action, events, finished)
         return events

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Iterable
 
 from pokeroulette_tui.engine.cards import Card, card_from_json, card_to_json
 
@@ -56,3 +56,25 @@ class Event:
 def redact_all(events: list[Event], viewer: int | None) -> list[Event]:
     """Every event as ``viewer`` may see it."""
     return [e.redacted_for(viewer) for e in events]
+
+
+def add_to_history(history: list[list[Event]], events: Iterable[Event]) -> list[list[Event]]:
+    """Append ``events`` to ``history``, one list per hand (a new list when an event names
+    a new hand); returns the hands this finished.
+
+    >>> h: list[list[Event]] = []
+    >>> add_to_history(h, [Event("a", "", hand_no=1), Event("b", "", hand_no=1)])
+    []
+    >>> [[e.kind for e in hand] for hand in add_to_history(h, [Event("c", "", hand_no=2)])]
+    [['a', 'b']]
+    >>> [len(hand) for hand in h]
+    [2, 1]
+    """
+    finished: list[list[Event]] = []
+    for e in events:
+        if not history or (e.hand_no and history[-1] and history[-1][-1].hand_no != e.hand_no):
+            if history:
+                finished.append(history[-1])
+            history.append([])
+        history[-1].append(e)
+    return finished

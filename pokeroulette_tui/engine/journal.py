@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from pokeroulette_tui.engine.actions import Action, IllegalAction, StartHand, action_from_dict
-from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.events import Event, add_to_history
 from pokeroulette_tui.engine.game import apply, dealer_to_act  # noqa: F401 - dealer_to_act: doctest
 from pokeroulette_tui.engine.rules import RuleError
 from pokeroulette_tui.engine.save import (MAX_SAVE_BYTES, Saved, SaveError, atomic_write,
@@ -184,10 +184,9 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
             events = [Event.from_dict(e) for e in record.get("events", [])]
         else:
             events = apply(state, action)
-        for e in events:  # grouped by hand as Table.apply groups them (a finished group
-            if current and e.hand_no and current[-1].hand_no != e.hand_no:  # is a hand line)
-                current = []
-            current.append(e)
+        groups = [current] if current else []  # grouped as Table.apply groups them
+        add_to_history(groups, events)          # (a finished group is a hand line)
+        current = groups[-1] if groups else []
         actions.append(action)
     state = checked_state(state.to_dict(), source)  # the end state must be a game that can go on
     meta = head.get("meta") if isinstance(head.get("meta"), dict) else {}

@@ -15,7 +15,7 @@ import logging
 from typing import Any, AsyncIterator, Callable
 
 from pokeroulette_tui.engine.actions import Action, IllegalAction, Leave
-from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.events import Event, add_to_history
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.net import protocol as P
@@ -339,11 +339,7 @@ class RemoteSession(Session):
         self.deadline = loop.time() + float(d) if isinstance(d, (int, float)) else None
         n = msg.get("next_deal_in")
         self.next_deal = loop.time() + float(n) if isinstance(n, (int, float)) else None
-        for e in events:
-            if not self._history or (e.hand_no and self._history[-1]
-                                     and self._history[-1][-1].hand_no != e.hand_no):
-                self._history.append([])
-            self._history[-1].append(e)
+        add_to_history(self._history, events)
         del self._history[:-HISTORY_HANDS]  # a long game (or a spectator) stays bounded
         shown = shown_cards(view)
         self.fairness = self.verifier.summary(shown)
