@@ -172,7 +172,7 @@ class ShowdownScreen(ModalScreen[None]):
 
     def watch_prompt(self) -> None:
         if self.is_mounted:
-            self._show()
+            self._show_prompt()
 
     def on_mount(self) -> None:
         self._show()
@@ -180,7 +180,7 @@ class ShowdownScreen(ModalScreen[None]):
 
     def _tick(self) -> None:
         if self.deal_at is not None and "{in}" in self.prompt:
-            self._show()
+            self._show_prompt()  # only the countdown changes
 
     def _prompt_text(self) -> str:
         """The prompt, with ``{in}`` replaced by the time left to the next deal."""
@@ -199,14 +199,21 @@ class ShowdownScreen(ModalScreen[None]):
         if res is None:
             return
         title = f"Hand {res.hand_no}: showdown" if res.shown else f"Hand {res.hand_no} is over"
-        hint = " · underlined cards make each hand" if res.shown else ""
         try:
             self.query_one("#showdown-title", Static).update(Text(title, style="bold"))
             self.query_one("#showdown-text", Static).update(
                 result_text(res, four_color=self.four_color))
+        except NoMatches:  # not composed yet (on_mount shows it) or already closing
+            return
+        self._show_prompt()
+
+    def _show_prompt(self) -> None:
+        res = self.result
+        hint = " · underlined cards make each hand" if res is not None and res.shown else ""
+        try:
             self.query_one("#showdown-prompt", Static).update(
                 Text(self._prompt_text() + hint, style="italic"))
-        except NoMatches:  # not composed yet (on_mount shows it) or already closing
+        except NoMatches:
             pass
 
     def action_close(self) -> None:
