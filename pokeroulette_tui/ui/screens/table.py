@@ -11,7 +11,6 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from textual import work
-from textual.actions import parse as parse_action
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
@@ -107,10 +106,7 @@ class TableScreen(TableAsides, Screen[None]):
         self._game_over_pending = False
         self._last_to_act: int | None = None
         self._refresh_pending = False
-        self._live_keys: tuple[bool, ...] = ()
         self._emptying: tuple[int | None, int, int] | None = None  # warned: only stock card
-        self._key_actions = [parse_action(b.action)[1:] for b in self.BINDINGS
-                             if isinstance(b, Binding) and "." not in b.action]
 
     # -- layout -------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -243,15 +239,7 @@ class TableScreen(TableAsides, Screen[None]):
         if to_act is not None and to_act != self._last_to_act:
             self.query_one("#seats").scroll_to_widget(self.query_one(f"#seat-{to_act}"), animate=False)
         self._last_to_act = to_act
-        self._refresh_keys()
-
-    def _refresh_keys(self) -> None:
-        """Tell the footer about the live keys, only when they changed (most updates —
-        a bot's bet, a card turned — change none, and a footer rebuild is not free)."""
-        live = tuple(bool(self.check_action(name, params)) for name, params in self._key_actions)
-        if live != self._live_keys:
-            self._live_keys = live
-            self.refresh_bindings()
+        self.refresh_bindings()  # the footer rebuilds only if its keys changed
 
     def _privacy_passed(self, seat: int, _ok: bool | None) -> None:
         self.seating.confirmed(seat, self.session.view(None))
@@ -275,7 +263,7 @@ class TableScreen(TableAsides, Screen[None]):
         else:
             self.app.push_screen(ShowdownScreen(result, four_color=self._four(), prompt=prompt,
                                                 deal_at=deal_at), self._showdown_closed)
-        self._refresh_keys()
+        self.refresh_bindings()  # the footer rebuilds only if its keys changed
 
     def _result_prompt(self, pub: SeatView) -> str:
         """What Enter does on the result dialog, said truthfully."""
@@ -492,7 +480,7 @@ class TableScreen(TableAsides, Screen[None]):
             await self.action_choose(message.index)
         elif message.kind == "hand" and self.check_action("toggle", (message.index,)):
             self.action_toggle(message.index)
-        self._refresh_keys()
+        self.refresh_bindings()  # the footer rebuilds only if its keys changed
 
     def on_hand_panel_cut_clicked(self, message: HandPanel.CutClicked) -> None:
         self._set_cut(message.position)
