@@ -12,6 +12,7 @@ from pokeroulette_tui.engine.actions import Action, IllegalAction
 from pokeroulette_tui.engine.events import Event, redact_all
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.view import SeatView
+from pokeroulette_tui.driver import Driver, Pace
 from pokeroulette_tui.table import Table
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,10 @@ class Session(abc.ABC):
     next_deal: float | None = None
     #: Network play: the deck check for the status line ("" at a local table).
     fairness: str = ""
+    #: True when the table has a lobby before the game (network play): seats, ready, start.
+    has_lobby: bool = False
+    #: False while the table is still in its lobby.
+    game_started: bool = True
 
     @property
     def can_chat(self) -> bool:
@@ -90,7 +95,8 @@ class Session(abc.ABC):
 
 
 class LocalSession(Session):
-    """An in-process table: the engine, bots and dealer steps paced by ``delay`` seconds.
+    """An in-process table run by the :class:`~pokeroulette_tui.driver.Driver`: dealer and
+    bot steps paced by ``delay`` (and ``bot_delay``) seconds, bots thinking in a worker thread.
 
     At the end of each hand it waits for :meth:`next_hand` (the result has been seen)
     before the next deal, so nothing is dealt behind the result.
@@ -102,13 +108,11 @@ class LocalSession(Session):
         self.table = table
         self.rules = table.state.rules
         self.local_seats = tuple(table.human_seats)
-        self.delay = delay
-        self.bot_delay = delay if bot_delay is None else bot_delay
+        self.driver = Driver(table, Pace(delay=delay, bot_delay=bot_delay))
         self._queue: asyncio.Queue[Update] = asyncio.Queue()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
-        self._seen = 0  # results seen up to this hand number
 
     def view(self, seat: int | None) -> SeatView:
         if seat is not None and seat not in self.local_seats:
@@ -120,21 +124,20 @@ class LocalSession(Session):
 
     async def start(self) -> None:
         if self._task is None:
+            self.driver.pause_from(asyncio.get_running_loop().time())
             self._task = asyncio.create_task(self._run(), name="local-session")
 
     def result_pending(self) -> bool:
-        state = self.table.state
-        return state.phase == "hand_over" and not state.game_over and state.hand_no > self._seen
+        return self.driver.result_pending()
 
     async def next_hand(self) -> None:
-        self._seen = max(self._seen, self.table.state.hand_no)
+        self.driver.release(asyncio.get_running_loop().time())
         self._wake.set()
 
     async def act(self, action: Action) -> None:
         if action.seat not in self.local_seats:
             raise IllegalAction("that seat is not played at this terminal")
-        events = self.table.apply(action)
-        self._publish(events)
+        self._publish(self.driver.play(action, asyncio.get_running_loop().time()))
         self._wake.set()
 
     def _publish(self, events: list[Event]) -> None:
@@ -147,26 +150,6 @@ class LocalSession(Session):
             if update.closed:
                 return
 
-    async def _next_auto(self) -> tuple[Action | None, int]:
-        """The dealer's step, or a bot's choice worked out in a thread (the screen stays live),
-        with the length of the action log it was chosen against."""
-        table = self.table
-        while True:
-            stamp = len(table.actions)
-            if table.state.game_over or self.result_pending():
-                return None, stamp
-            turn = table.bot_turn()
-            if turn is None:
-                return table.auto_action(), stamp
-            bot, view, legal = turn
-            if getattr(bot, "level", "") == "random":
-                action = bot.choose(view, legal)
-            else:
-                action = await asyncio.to_thread(bot.choose, view, legal)
-            if len(table.actions) == stamp:
-                return action, stamp
-            # someone left while the bot thought: think again
-
     async def _run(self) -> None:
         try:
             await self._loop()
@@ -178,29 +161,32 @@ class LocalSession(Session):
                                                "the game is saved up to the last action."))
 
     async def _loop(self) -> None:
-        table = self.table
+        loop = asyncio.get_running_loop()
+        driver = self.driver
         while not self._closed:
-            action, stamp = await self._next_auto()
-            if action is None:
-                if table.state.game_over:
-                    self._queue.put_nowait(Update(note="game over"))
+            step = driver.step(loop.time())
+            if step.job is not None:  # a bot thinks in a thread: the screen stays live
+                job = step.job
+                driver.bot_chose(job, await asyncio.to_thread(job.bot.choose, job.view, job.legal))
+                continue
+            if step.action is not None:
+                try:
+                    events = driver.play(step.action, loop.time())
+                except IllegalAction:  # pragma: no cover - the driver's steps are legal
+                    log.exception("the table's own step %s was refused", step.action)
                     return
-                self._wake.clear()
-                await self._wake.wait()
+                self._publish(events)
+                await asyncio.sleep(0)
                 continue
-            pause = self.delay if action.seat is None else self.bot_delay
-            if pause:
-                await asyncio.sleep(pause)
-            if self._closed:
+            if self.table.state.game_over:
+                self._queue.put_nowait(Update(note="game over"))
                 return
-            if len(table.actions) != stamp:  # a human acted (or left) during the pause
-                continue
+            self._wake.clear()
+            wait = None if driver.wakeup is None else max(0.0, driver.wakeup - loop.time())
             try:
-                events = table.apply(action)
-            except IllegalAction:
-                continue
-            self._publish(events)
-            await asyncio.sleep(0)
+                await asyncio.wait_for(self._wake.wait(), wait)
+            except TimeoutError:
+                pass
 
     async def close(self) -> None:
         self._closed = True

@@ -18,7 +18,7 @@ from pokeroulette_tui.engine import journal
 from pokeroulette_tui.engine import save as saving
 from pokeroulette_tui.engine.actions import Action, IllegalAction, Leave
 from pokeroulette_tui.engine.events import Event, add_to_history
-from pokeroulette_tui.engine.game import apply, check, dealer_to_act, legal_actions, new_game
+from pokeroulette_tui.engine.game import apply, dealer_to_act, legal_actions, new_game
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.state import LEFT, GameState
 from pokeroulette_tui.engine.view import SeatView, view_for
@@ -170,8 +170,7 @@ class Table:
     # -- changes ----------------------------------------------------------------
     def apply(self, action: Action) -> list[Event]:
         """Check and play ``action``; log it, keep the history, write it to the journal."""
-        check(self.state, action)
-        events = apply(self.state, action)
+        events = apply(self.state, action)  # checks it first: nothing changes if illegal
         self.actions.append(action)
         finished = add_to_history(self.history, events)
         del self.history[:-HISTORY_HANDS]

@@ -413,7 +413,7 @@ def test_the_timer_checks_then_folds_then_sits_the_player_out():
 
 def test_timeout_action_choices():
     from pokeroulette_tui.engine.actions import Check, Cut, Discard, Fold, MoveStockToActive
-    from pokeroulette_tui.net.host import timeout_action
+    from pokeroulette_tui.driver import timeout_action
     h, peers = started(3, rules=PRESETS["draw"].replace(betting="each_round"))
     t = h.host.table
     assert t.state.phase == "cut"

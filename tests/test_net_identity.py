@@ -237,7 +237,7 @@ def test_the_next_deal_waits_for_the_result_pause_and_no_timer_runs_meanwhile():
     hand = over["view"]["hand_no"]
     assert over["next_deal_in"] == 4.0 and over["deadline_in"] is None
     h.poll(3.9)
-    assert h.host.table.state.hand_no == hand and h.host.deadline is None
+    assert h.host.table.state.hand_no == hand and h.host.driver.deadline is None
     # a player who rejoins during the pause is told how long is left
     h.drop(peers[1])
     back = h.join("Bo", token=peers[1].token)
@@ -249,7 +249,7 @@ def test_the_next_deal_waits_for_the_result_pause_and_no_timer_runs_meanwhile():
     last = peers[0].last("state")
     assert last["next_deal_in"] is None
     seat = h.host.table.waiting_for_human()
-    assert seat is not None and h.host.deadline == pytest.approx(h.now + 30)  # a full turn
+    assert seat is not None and h.host.driver.deadline == pytest.approx(h.now + 30)  # a full turn
 
 
 def test_game_over_has_no_next_deal():

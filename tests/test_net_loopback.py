@@ -320,7 +320,7 @@ async def test_a_thinking_bot_never_blocks_the_table():
         await spy.recv_until(lambda m: m["type"] == "pong")
         await spy.send({"type": "chat", "text": "still here"})
         await spy.recv_until(lambda m: m["type"] == "chat")
-        assert srv.host._bot_busy is not None        # … while the bot is still thinking
+        assert srv.host.driver.thinking        # … while the bot is still thinking
         release.set()
         await asyncio.wait_for(play, TIMEOUT)
         assert table.state.hand_no >= 2 or table.state.game_over

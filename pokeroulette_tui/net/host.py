@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pokeroulette_tui.bots import LEVELS
-from pokeroulette_tui.engine.actions import (Action, Advance, Check, Cut, Discard, Fold,
-                                             IllegalAction, Leave, MoveStockToActive, StartHand,
+from pokeroulette_tui.engine.actions import (Action, Advance, IllegalAction, Leave, StartHand,
                                              action_from_dict)
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.rules import RuleSet, describe_rules
@@ -26,7 +25,8 @@ from pokeroulette_tui.net.commit import DeckCommitter, install_tracking
 from pokeroulette_tui.net.identity import Account, AccessPolicy, HelloGuard, peer_key
 from pokeroulette_tui.net.nettable import JournalWrite, NetTable
 from pokeroulette_tui.net.wire import StateMessages
-from pokeroulette_tui.table import SeatConfig, Table
+from pokeroulette_tui.driver import BotJob, Driver, Pace
+from pokeroulette_tui.table import SeatConfig
 
 log = logging.getLogger("pokeroulette.net")
 
@@ -100,36 +100,6 @@ class Conn:
     refused: str = ""               # this account may not join: the answer to its hello
 
 
-@dataclass
-class BotJob:
-    """A bot's decision to be worked out away from the event loop (it may think for a while).
-
-    ``stamp`` is the number of actions when the job was made: the choice is played only if
-    nothing happened meanwhile."""
-
-    bot: Any
-    view: Any
-    legal: list[Action]
-    seat: int
-    stamp: int
-
-
-def timeout_action(table: Table, seat: int) -> Action:
-    """What the turn timer plays: check if free, else fold; keep the stock; stand pat;
-    cut in the middle."""
-    legal = table.legal(seat)
-    for a in legal:
-        if isinstance(a, Check):
-            return a
-        if isinstance(a, MoveStockToActive) and a.index is None:
-            return a
-        if isinstance(a, Discard) and not a.indices:
-            return a
-    if any(isinstance(a, Cut) for a in legal):
-        return Cut(seat=seat, position=len(table.state.deck) // 2)
-    return Fold(seat=seat)
-
-
 class TableHost:
     """One hosted table: the only engine, the lobby before it, and every connection."""
 
@@ -144,14 +114,10 @@ class TableHost:
         self.committer = DeckCommitter(nonce_source)
         self.chat_log: list[dict[str, Any]] = []
         self.version = 0
-        self.turn_start = 0
-        self.deadline: float | None = None
-        self._turn_key: tuple[int | None, int] | None = None
-        self._next_auto = 0.0
+        self.driver: Driver | None = None  # runs the table once the game starts
         self.next_wakeup: float | None = None
         self.defer_saves = False
         self._bot_job: BotJob | None = None      # made by poll, not yet taken
-        self._bot_busy: BotJob | None = None     # taken, being worked out
         self._states = StateMessages()
         self._zones_key: Any = None
         self._zones: dict[str, list[int]] = {}
@@ -198,13 +164,17 @@ class TableHost:
         host._adopt(table)
         return host
 
-    def _adopt(self, table: NetTable) -> None:
+    def _adopt(self, table: NetTable, now: float = 0.0) -> None:
         install_tracking(table.state)
         table.net_meta = self._net_meta
         table.defer = self.defer_saves
         self.table = table
         self.rules = table.state.rules
-        self.version = self.turn_start = len(table.actions)
+        cfg = self.config
+        self.driver = Driver(table, Pace(delay=cfg.delay, hand_pause=cfg.hand_pause,
+                                         turn_timeout=cfg.turn_timeout,
+                                         away_after=cfg.away_after), now=now)
+        self.version = len(table.actions)
 
     def take_save(self) -> JournalWrite | None:
         """With ``defer_saves``: the journal write to do now (with
@@ -272,7 +242,7 @@ class TableHost:
         return None
 
     def away(self, seat: int) -> bool:
-        return bool(self.table and self.table.state.timeouts.get(seat, 0) >= self.config.away_after)
+        return self.driver is not None and self.driver.away(seat)
 
     def humans(self) -> list[Player]:
         return [p for p in self.players if p.bot is None]
@@ -582,10 +552,9 @@ class TableHost:
         seats = [SeatConfig(name=p.name, bot=p.bot) for p in self.players]
         table = NetTable.create(self.rules, seats, seed=self.config.seed,
                                 save_path=self.config.save_path)
-        self._adopt(table)
+        self._adopt(table, now)
         table.autosave()  # the first checkpoint
-        self._next_auto = now + self.config.delay
-        self._wake(self._next_auto)
+        self._wake(self.driver.next_auto)
         log.info("game started: %s", ", ".join(p.name for p in self.players))
         out = self._notice("The game starts: " + ", ".join(p.name for p in self.players))
         out += self._lobby_all()
@@ -616,8 +585,9 @@ class TableHost:
         if seat is None or not self.started or not self.away(seat):
             return [Out(conn.cid, {"type": "notice", "text": "you are not away"})]
         self.table.state.timeouts[seat] = 0
-        self.deadline = None  # re-arm the timer with a full turn
-        return self._notice(f"{conn.player.name} is back") + self._lobby_all() + self._timer(now)
+        self.driver.rearm(now)  # a full turn again
+        self._wake_for_timer()
+        return self._notice(f"{conn.player.name} is back") + self._lobby_all()
 
     def _on_ping(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
         reply: dict[str, Any] = {"type": "pong"}
@@ -638,7 +608,7 @@ class TableHost:
             return out + self._notice(f"{player.name} left") + self._lobby_all() \
                 + self._maybe_autostart(now)
         seat = self.seat_of(player)
-        out += self._apply(self.table.leave(seat), Leave(seat=seat), now)
+        out += self._apply(self.driver.leave(seat, now), Leave(seat=seat), now)
         return out + self._lobby_all()
 
     # -- actions ----------------------------------------------------------------
@@ -667,11 +637,11 @@ class TableHost:
             raise P.ProtocolError("only the dealer deals")
         if isinstance(action, Leave):
             return self._on_leave(conn, msg, now)
-        if not self.turn_start <= version <= self.version:
+        if not self.driver.turn_start <= version <= self.version:
             raise P.ProtocolError("stale action: the table has moved on since that view, "
                                   "nothing was done")
         try:
-            events = self.table.apply(action)
+            events = self.driver.play(action, now)
         except IllegalAction as exc:
             raise P.ProtocolError(str(exc)) from None
         was_away = self.away(seat)
@@ -682,40 +652,22 @@ class TableHost:
         return out + [Out(conn.cid, {"type": "ack", "id": ref, "version": self.version})]
 
     def _apply(self, events: list[Event], action: Action, now: float) -> list[Out]:
-        """Bookkeeping after the engine played ``action``: commitments, turn, timer, views."""
+        """What the others learn after the driver played ``action``: commitments, views."""
         if not events:
             return []
         self.version = len(self.table.actions)
         out = [Out(c.cid, m) for m in self.committer.refresh(self.table.state) for c in self._live()]
-        state = self.table.state
-        key = (state.to_act, self.version)
-        if self._turn_key is None or key[0] != self._turn_key[0] or action.seat == state.to_act:
-            self.turn_start = self.version
-            self._turn_key = key
-            self.deadline = None
-        pause = self.config.hand_pause if state.phase in ("hand_over",) else self.config.delay
-        self._next_auto = now + pause
-        self._wake(self._next_auto)
-        out += self._timer(now)
+        self._wake(self.driver.next_auto)
+        self._wake_for_timer()
         out += self._broadcast(events, now)
+        state = self.table.state
         if state.game_over:
             out += self._notice("Game over: " + (state.game_over_reason or "the game has ended"))
         return out
 
-    def _timer(self, now: float) -> list[Out]:
-        """Arm the turn timer for a human turn (an away seat is played at once)."""
-        seat = self.table.waiting_for_human() if self.table else None
-        if seat is None:
-            self.deadline = None
-            return []
-        if self.deadline is None:
-            if self.away(seat):
-                self.deadline = self._next_auto
-            elif self.config.turn_timeout > 0:
-                self.deadline = now + self.config.turn_timeout
-            if self.deadline is not None:
-                self._wake(self.deadline)
-        return []
+    def _wake_for_timer(self) -> None:
+        if self.driver is not None and self.driver.deadline is not None:
+            self._wake(self.driver.deadline)
 
     def _broadcast(self, events: list[Event], now: float) -> list[Out]:
         """The new state to every connection, each seen from its own seat: the public part
@@ -734,12 +686,12 @@ class TableHost:
                      ) -> dict[int | None, bytes]:
         """Encoded ``state`` lines for these seats (docs/PROTOCOL.md §4): the view has no
         ``rules`` (the ``lobby`` message carries them)."""
-        state = self.table.state
+        state, driver = self.table.state, self.driver
         deadline_in = next_deal_in = None
-        if self.deadline is not None:
-            deadline_in = round(max(0.0, self.deadline - now), 3)
-        if state.phase == "hand_over" and not state.game_over:
-            next_deal_in = round(max(0.0, self._next_auto - now), 3)
+        if driver.deadline is not None:
+            deadline_in = round(max(0.0, driver.deadline - now), 3)
+        if driver.next_deal() is not None:
+            next_deal_in = round(max(0.0, driver.next_deal() - now), 3)
         return self._states.build(
             state, seats, events, {"type": "state", "version": self.version},
             {"deadline_in": deadline_in, "next_deal_in": next_deal_in, "turn": state.to_act,
@@ -768,75 +720,39 @@ class TableHost:
         if self.table is None or self.table.state.game_over:
             return out
         for _ in range(max_steps):
-            action, timed_out = self._due(now)
-            if action is None:
+            step = self.driver.step(now)
+            if step.job is not None:
+                self._bot_job = step.job  # for take_bot_job(): it thinks in a worker thread
+                break
+            if step.action is None:
+                if self.driver.wakeup is not None:
+                    self._wake(self.driver.wakeup)
                 break
             try:
-                events = self.table.apply(action)
-            except IllegalAction as exc:  # pragma: no cover - auto actions are legal
-                log.error("automatic action %s refused: %s", action, exc)
+                events = self.driver.play(step.action, now)
+            except IllegalAction as exc:  # pragma: no cover - the driver's steps are legal
+                log.error("automatic action %s refused: %s", step.action, exc)
                 break
-            out += self._apply(events, action, now)
-            if timed_out is not None:
-                out += self._timed_out(timed_out, action)
+            out += self._apply(events, step.action, now)
+            if step.timed_out is not None:
+                out += self._timed_out(step.timed_out, step.action)
         else:
             self._wake(now)
-        if self.deadline is not None:
-            self._wake(self.deadline)
         return self._saved(out)
-
-    def _due(self, now: float) -> tuple[Action | None, int | None]:
-        table = self.table
-        if now < self._next_auto:
-            self._wake(self._next_auto)
-            return None, None
-        if self._bot_busy is not None:
-            return None, None  # a bot is thinking; its answer comes through bot_chose()
-        turn = table.bot_turn()
-        if turn is not None:
-            bot, view, legal = turn
-            if getattr(bot, "level", "") == "random":
-                return bot.choose(view, legal), None
-            self._bot_job = BotJob(bot, view, legal, table.state.to_act, len(table.actions))
-            return None, None
-        auto = table.auto_action()
-        if auto is not None:
-            return auto, None
-        self._timer(now)
-        seat = table.waiting_for_human()
-        if seat is None or self.deadline is None:
-            return None, None
-        if now < self.deadline:
-            self._wake(self.deadline)
-            return None, None
-        return timeout_action(table, seat), seat
 
     def take_bot_job(self) -> BotJob | None:
         """The bot decision waiting to be worked out (call ``bot.choose(view, legal)`` in a
         worker thread, then :meth:`bot_chose`)."""
         job, self._bot_job = self._bot_job, None
-        if job is not None:
-            self._bot_busy = job
         return job
 
     def bot_chose(self, job: BotJob, action: Action | None, now: float) -> list[Out]:
-        """A bot's decision is back (None: the bot failed; it then plays like the timer)."""
-        if self._bot_busy is job:
-            self._bot_busy = None
-        table = self.table
-        if table is None or len(table.actions) != job.stamp or table.state.game_over:
-            self._wake(now)  # the table moved on meanwhile: think again
+        """A bot's decision is back (None: the bot failed; it then plays like the timer).
+        It is played when its pause is over, if the table has not moved on meanwhile."""
+        if self.driver is None:
             return []
-        if action is None:
-            action = timeout_action(table, job.seat)
-        try:
-            events = table.apply(action)
-        except IllegalAction as exc:
-            log.error("bot %s chose an illegal action %s: %s", job.seat, action, exc)
-            events = table.apply(timeout_action(table, job.seat))
-        out = self._apply(events, action, now)
-        self._wake(now)
-        return self._saved(out)
+        self.driver.bot_chose(job, action)
+        return self.poll(now, max_steps=1)
 
     def _timed_out(self, seat: int, action: Action) -> list[Out]:
         state = self.table.state

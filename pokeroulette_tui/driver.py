@@ -1,0 +1,260 @@
+"""The table driver: what happens next at a table, and when, with no I/O and no clock of its own.
+
+One driver runs every table, local or hosted. It decides the dealer's steps, hands a bot's
+decision out as a :class:`BotJob` (worked out wherever the caller likes, e.g. a worker
+thread) and plays it only if nothing happened meanwhile, paces the steps, holds a finished
+hand until its result has been seen (local play) or pauses before the next deal (network
+play), and runs the turn timer. Every method takes ``now`` from the caller's clock, so
+tests drive it with plain numbers.
+
+>>> from pokeroulette_tui.engine.rules import RuleSet
+>>> from pokeroulette_tui.table import SeatConfig, Table
+>>> seats = [SeatConfig("Ana"), SeatConfig("Bo", bot="random"), SeatConfig("Cy", bot="random")]
+>>> table = Table.create(RuleSet(), seats, seed=1)
+>>> driver = Driver(table, Pace(delay=1.0), now=0.0)
+>>> driver.step(0.5).action is None, driver.wakeup   # the dealer waits for its pause
+(True, 1.0)
+>>> driver.step(1.0).action.kind                     # then deals
+'start_hand'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pokeroulette_tui.engine.actions import (Action, Check, Cut, Discard, Fold, IllegalAction,
+                                             Leave, MoveStockToActive)
+from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.game import dealer_to_act, legal_actions
+from pokeroulette_tui.table import Table
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How a table paces itself. Times are seconds; 0 turns a pause or the timer off.
+
+    ``hand_pause`` None holds a finished hand until :meth:`Driver.release` (the result has
+    been seen); a number deals the next hand that long after the result.
+    """
+
+    delay: float = 0.6              # before each dealer step
+    bot_delay: float | None = None  # before each bot step (None: the same as ``delay``)
+    hand_pause: float | None = None
+    turn_timeout: float = 0.0       # a human's turn, then the timer plays for them
+    away_after: int = 3             # consecutive timeouts before a seat is "away"
+
+
+@dataclass
+class BotJob:
+    """A bot's decision to work out away from the caller's loop: call
+    ``bot.choose(view, legal)`` and give the answer to :meth:`Driver.bot_chose`.
+
+    ``stamp`` is the number of actions when the job was made: the choice is played only if
+    nothing happened meanwhile."""
+
+    bot: Any
+    view: Any
+    legal: list[Action]
+    seat: int
+    stamp: int
+
+
+@dataclass(frozen=True)
+class Step:
+    """What is due now: an ``action`` to play (``timed_out``: the seat the timer played
+    for), a bot ``job`` to work out, or nothing (see :attr:`Driver.wakeup`)."""
+
+    action: Action | None = None
+    timed_out: int | None = None
+    job: BotJob | None = None
+
+
+NOTHING = Step()
+
+
+def timeout_action(table: Table, seat: int) -> Action:
+    """What the turn timer plays: check if free, else fold; keep the stock; stand pat;
+    cut in the middle."""
+    legal = table.legal(seat)
+    for a in legal:
+        if isinstance(a, Check):
+            return a
+        if isinstance(a, MoveStockToActive) and a.index is None:
+            return a
+        if isinstance(a, Discard) and not a.indices:
+            return a
+    if any(isinstance(a, Cut) for a in legal):
+        return Cut(seat=seat, position=len(table.state.deck) // 2)
+    return Fold(seat=seat)
+
+
+def thinks_at_once(bot: Any) -> bool:
+    """A bot whose choice costs nothing (it is made on the spot, not in a worker)."""
+    return getattr(bot, "level", "") == "random"
+
+
+class Driver:
+    """Runs one :class:`~pokeroulette_tui.table.Table`: every action, human or not, goes
+    through :meth:`play`, and :meth:`step` says what the table does by itself."""
+
+    def __init__(self, table: Table, pace: Pace = Pace(), *, now: float = 0.0) -> None:
+        self.table = table
+        self.pace = pace
+        self.next_auto = now + pace.delay  # the next dealer or bot step, not before
+        self.deadline: float | None = None  # a human's turn times out then
+        self.wakeup: float | None = None    # after step(): when something is due next
+        self._seen = 0                      # results seen up to this hand number
+        self._turn: int | None = None       # whose turn the timer is running for
+        self.turn_start = self.stamp        # the action count when that turn began
+        self._job: BotJob | None = None     # handed out, not answered yet
+        self._chosen: tuple[int, Action] | None = None  # (stamp, a bot's answer)
+
+    # -- queries ----------------------------------------------------------------------------
+    @property
+    def stamp(self) -> int:
+        """The number of actions played: a view or a bot job is current while it holds."""
+        return len(self.table.actions)
+
+    @property
+    def thinking(self) -> bool:
+        """A bot's job is out and still current."""
+        return self._job is not None and self._job.stamp == self.stamp
+
+    def away(self, seat: int) -> bool:
+        return self.table.state.timeouts.get(seat, 0) >= self.pace.away_after
+
+    def result_pending(self) -> bool:
+        """A finished hand is held until its result has been seen (:meth:`release`)."""
+        s = self.table.state
+        return (self.pace.hand_pause is None and s.phase == "hand_over" and not s.game_over
+                and s.hand_no > self._seen)
+
+    def next_deal(self) -> float | None:
+        """A table that pauses after each hand: when the next hand is dealt (None: not in
+        that pause)."""
+        s = self.table.state
+        if self.pace.hand_pause is None or s.phase != "hand_over" or s.game_over:
+            return None
+        return self.next_auto
+
+    # -- changes ----------------------------------------------------------------------------
+    def play(self, action: Action, now: float) -> list[Event]:
+        """Check and play ``action`` (raises IllegalAction, changing nothing); the table's
+        pace and turn timer start again from ``now``."""
+        events = self.table.apply(action)
+        if events:
+            self._moved(action, now)
+        return events
+
+    def leave(self, seat: int, now: float) -> list[Event]:
+        """``seat`` leaves the table (nothing if it cannot, e.g. it has left already)."""
+        try:
+            return self.play(Leave(seat=seat), now)
+        except IllegalAction:
+            return []
+
+    def release(self, now: float) -> None:
+        """The result has been seen: the next deal comes after the usual pause."""
+        hand = self.table.state.hand_no
+        if hand > self._seen:
+            self._seen = hand
+            self.next_auto = max(self.next_auto, now + self.pace.delay)
+
+    def rearm(self, now: float) -> None:
+        """Restart the turn timer with a full turn (a seat came back)."""
+        self.deadline = None
+        self._arm(now)
+
+    def pause_from(self, now: float) -> None:
+        """The next step comes a pause after ``now`` (a table starting or resuming)."""
+        self.next_auto = now + self.pace.delay
+
+    def bot_chose(self, job: BotJob, action: Action | None) -> None:
+        """A bot's answer is back (None: the bot failed; the timer's choice is played)."""
+        if self._job is job:
+            self._job = None
+        if job.stamp != self.stamp:
+            return  # the table moved on meanwhile: the next step asks again
+        self._chosen = (job.stamp, action if action is not None
+                        else timeout_action(self.table, job.seat))
+
+    def step(self, now: float) -> Step:
+        """What the table does by itself at ``now``. Afterwards :attr:`wakeup` is when to
+        ask again (None: only after news: an action, a release, a bot's answer)."""
+        self.wakeup = None
+        table, s = self.table, self.table.state
+        if s.game_over or self.result_pending():
+            self.deadline = None
+            return NOTHING
+        if dealer_to_act(s):
+            self.deadline = None
+            return self._when(legal_actions(s, None)[0], now)
+        bot = table.bots.get(s.to_act) if s.to_act is not None else None
+        if bot is not None:
+            self.deadline = None
+            return self._bot_step(now)
+        return self._human_step(now)
+
+    # -- inside -----------------------------------------------------------------------------
+    def _moved(self, action: Action, now: float) -> None:
+        s = self.table.state
+        self._chosen = None
+        pause = self.pace.delay
+        if s.phase == "hand_over" and self.pace.hand_pause is not None:
+            pause = self.pace.hand_pause
+        elif (s.to_act is not None and s.to_act in self.table.bots
+              and not dealer_to_act(s) and self.pace.bot_delay is not None):
+            pause = self.pace.bot_delay
+        self.next_auto = now + pause
+        if s.to_act != self._turn or action.seat == s.to_act:
+            self.deadline = None  # a new turn (or the same seat again): a full turn
+            self.turn_start = self.stamp
+        self._turn = s.to_act
+        self._arm(now)
+
+    def _arm(self, now: float) -> None:
+        """Start the turn timer if a human is to act (an away seat is played at once)."""
+        seat = self.table.waiting_for_human()
+        if seat is None or self.result_pending():
+            self.deadline = None
+            return
+        if seat != self._turn:
+            self._turn, self.deadline, self.turn_start = seat, None, self.stamp
+        if self.deadline is None:
+            if self.away(seat):
+                self.deadline = self.next_auto
+            elif self.pace.turn_timeout > 0:
+                self.deadline = now + self.pace.turn_timeout
+
+    def _when(self, action: Action, now: float, timed_out: int | None = None) -> Step:
+        if now < self.next_auto:
+            self.wakeup = self.next_auto
+            return NOTHING
+        return Step(action=action, timed_out=timed_out)
+
+    def _bot_step(self, now: float) -> Step:
+        if self._chosen is not None and self._chosen[0] == self.stamp:
+            return self._when(self._chosen[1], now)
+        if self._job is not None and self._job.stamp == self.stamp:
+            return NOTHING  # thinking: its answer comes through bot_chose()
+        turn = self.table.bot_turn()
+        if turn is None:  # a bot seat that cannot act (it has left): nothing to do
+            return NOTHING
+        bot, view, legal = turn
+        seat = self.table.state.to_act
+        if thinks_at_once(bot):
+            self._chosen = (self.stamp, bot.choose(view, legal))
+            return self._when(self._chosen[1], now)
+        self._job = BotJob(bot, view, legal, seat, self.stamp)
+        return Step(job=self._job)  # it thinks during the pause
+
+    def _human_step(self, now: float) -> Step:
+        self._arm(now)
+        seat = self._turn
+        if self.deadline is None or seat is None:
+            return NOTHING
+        if now < self.deadline:
+            self.wakeup = self.deadline
+            return NOTHING
+        return Step(action=timeout_action(self.table, seat), timed_out=seat)
