@@ -1,0 +1,133 @@
+"""Admission: a new connection's hello, password or account check, back-off for failed guesses,
+the welcome and the catch-up for a (re)joining player.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net.identity import Account, HelloGuard, peer_key
+from pokeroulette_tui.net.seats import Conn, HostConfig, Out, Player
+
+if TYPE_CHECKING:
+    from pokeroulette_tui.driver import Driver
+    from pokeroulette_tui.engine.rules import RuleSet
+    from pokeroulette_tui.net.nettable import NetTable
+
+log = logging.getLogger("pokeroulette.net")
+
+
+class Admission:
+    """Connections coming in: who they are and what they may do."""
+
+    config: HostConfig
+    rules: RuleSet
+    conns: dict[int, Conn]
+    players: list[Player]
+    table: NetTable | None
+    driver: Driver | None
+    guard: HelloGuard
+    password_digest: str
+    admin_token: str | None
+
+    def connect(self, cid: int, now: float, peer: object = None) -> list[Out]:
+        """A new connection; ``peer`` is its Account when the kernel told us (Unix sockets),
+        else its address (counted for failed hellos)."""
+        if sum(not c.refused for c in self.conns.values()) >= self.config.max_connections:
+            return [Out(cid, P.error("the server is full", fatal=True), close=True)]
+        account = peer if isinstance(peer, Account) else None
+        refusal = ""
+        if self.config.access is not None:
+            refusal = self.config.access.refusal(account) if account else \
+                "this table admits accounts of this machine only"
+            if refusal:  # told in answer to the hello (closing before it could lose the news)
+                self.guard.log(log, now, "refused %s: %s", peer_key(peer), refusal)
+        self.conns[cid] = Conn(cid=cid, opened=now, chat_tokens=self.config.chat_burst, chat_at=now,
+                               account=account, peer=peer_key(peer), refused=refusal)
+        self._wake(now + self.config.hello_timeout)
+        return []
+
+    def oversized(self, cid: int) -> list[Out]:
+        """The peer sent a line longer than the limit: refuse it and close (its tail is never
+        read as a message)."""
+        conn = self.conns.get(cid)
+        if conn is None:
+            return []
+        return self._fail(conn, P.ProtocolError(f"a message may be at most {P.MAX_LINE} bytes",
+                                                fatal=True))
+
+    def _fail(self, conn: Conn, exc: P.ProtocolError, ref: int | None = None) -> list[Out]:
+        conn.errors += 1
+        fatal = exc.fatal or conn.errors > self.config.max_errors
+        text = exc.message if conn.errors <= self.config.max_errors else "too many errors"
+        if fatal:
+            conn.closing = True
+            if conn.welcomed:
+                log.info("closing connection %s: %s", conn.cid, text)
+        return [Out(conn.cid, P.error(text, ref=ref, fatal=fatal), close=fatal)]
+
+    def _hello(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        h = P.check_hello(msg)
+        wait = self.guard.wait(conn.peer, now)
+        if wait > 0:  # not even looked at: guessing gets slower with each failure
+            raise P.ProtocolError(f"too many failed attempts: wait {wait:.0f} s and try again",
+                                  fatal=True)
+        if conn.account is not None:  # the kernel said who this is: no password, no token
+            conn.admin = conn.account.uid == self.config.owner_uid and not self.config.headless
+            h["name"] = conn.account.seat_name()
+        else:
+            conn.admin = bool(self.admin_token and h["admin"]
+                              and P.secret_matches(h["admin"], self.admin_token))
+            if self.password_digest and not conn.admin and not P.password_matches(
+                    h["password"], self.password_digest):
+                self.guard.failed(conn.peer, now)
+                raise P.ProtocolError("wrong password" if h["password"] else
+                                      "this table has a password (join with --password, "
+                                      "--password-file FILE or POKEROULETTE_PASSWORD)", fatal=True)
+        conn.name = h["name"]
+        if h["spectate"]:
+            if sum(c.spectator for c in self.conns.values()) >= self.config.max_spectators:
+                raise P.ProtocolError("too many spectators", fatal=True)
+            conn.spectator = conn.welcomed = True
+            out = [Out(conn.cid, self._welcome(conn, None))]
+            out += self._catch_up(conn, now)
+            return out + self._notice(f"{conn.name} is watching") + self._lobby_all(but=conn)
+        player, token, replaced, existing = self._claim(conn, h["name"], h["token"])
+        conn.player, conn.welcomed = player, True
+        out = []
+        old = self.conns.get(replaced) if replaced is not None else None
+        if old is not None:
+            old.closing, old.player = True, None
+            out.append(Out(old.cid, P.error("replaced by a new connection for this seat",
+                                            fatal=True), close=True))
+        out.append(Out(conn.cid, self._welcome(conn, token)))
+        out += self._catch_up(conn, now)
+        out += self._notice(f"{player.name} {'is back' if existing else 'joined'}")
+        out += self._lobby_all(but=conn)
+        return out + self._maybe_autostart(now)
+
+    def _welcome(self, conn: Conn, token: str | None) -> dict[str, Any]:
+        return {"type": "welcome", "version": P.VERSION, "name": conn.player.name if conn.player
+                else conn.name, "seat": self.seat_of(conn.player), "token": token,
+                "spectator": conn.spectator, "admin": conn.admin, "started": self.started,
+                "password": bool(self.password_digest),
+                "account": conn.account.login if conn.account is not None else None}
+
+    def _catch_up(self, conn: Conn, now: float) -> list[Out]:
+        """Everything a (re)joining connection needs: lobby, recent chat, and in a game the
+        history, the deck commitment, the openings so far and the current view."""
+        out = [Out(conn.cid, self._lobby_msg(conn))]
+        out += [Out(conn.cid, m) for m in self.chat_log[-20:]]
+        if not self.started:
+            return out
+        seat = self.seat_of(conn.player)
+        hands = self.table.history[-self.config.history_hands:]
+        out.append(Out(conn.cid, {"type": "history", "hands": [
+            [e.redacted_for(seat).to_dict() for e in hand] for hand in hands]}))
+        if self.committer.cards:
+            out.append(Out(conn.cid, self.committer.commit_message()))
+        out.append(Out(conn.cid, data=self._state_lines([seat], [], now, {
+            seat: self.committer.opened(seat)})[seat]))
+        return out

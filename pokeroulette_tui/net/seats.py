@@ -1,0 +1,191 @@
+"""Who sits where at a hosted table: players, connections, seat names and the bots that fill
+empty seats.
+
+Also the host's plain records (:class:`Out`, :class:`HostConfig`, :class:`Player`,
+:class:`Conn`), shared by its parts.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.engine.state import LEFT
+from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net.identity import AccessPolicy, Account
+
+if TYPE_CHECKING:
+    from pokeroulette_tui.driver import Driver
+    from pokeroulette_tui.net.nettable import NetTable
+
+@dataclass
+class Out:
+    """One thing to do on a connection: send ``msg`` (if any; or ``data``, a message already
+    encoded as a line), then close (if ``close``)."""
+
+    cid: int
+    msg: dict[str, Any] | None = None
+    close: bool = False
+    data: bytes | None = None
+
+
+@dataclass
+class HostConfig:
+    """How a hosted table runs. Times are seconds; 0 turns a timer or a pause off."""
+
+    rules: RuleSet = field(default_factory=RuleSet)
+    password: str | None = None
+    seed: int | None = None
+    save_path: Path | None = None
+    turn_timeout: float = 60.0
+    away_after: int = 3            # consecutive timeouts before a seat is "away"
+    delay: float = 0.6             # pause before each dealer or bot step
+    hand_pause: float = 2.0        # the result pause: after a hand, before the next deal
+    bots: int = 0
+    bot_level: str = "random"
+    headless: bool = True          # no host seat: the game starts when every player is ready
+    hello_timeout: float = 10.0
+    max_connections: int = 64
+    max_spectators: int = 32
+    chat_burst: int = 5
+    chat_rate: float = 1.0         # chat messages per second, after the burst
+    max_errors: int = 50           # protocol errors before a connection is closed
+    history_hands: int = 20
+    access: AccessPolicy | None = None  # Unix-socket tables: who may connect
+    owner_uid: int | None = None   # the hosting account (Unix sockets): admin unless headless
+
+
+@dataclass
+class Player:
+    """A seat in the lobby and then at the table."""
+
+    name: str
+    bot: str | None = None
+    token_digest: str = ""
+    ready: bool = False
+    cid: int | None = None
+    host: bool = False
+    uid: int | None = None         # the account this seat belongs to (Unix-socket tables)
+
+
+@dataclass
+class Conn:
+    cid: int
+    opened: float
+    welcomed: bool = False
+    closing: bool = False
+    name: str = ""
+    player: Player | None = None
+    spectator: bool = False
+    admin: bool = False
+    errors: int = 0
+    last_id: int = -1
+    chat_tokens: float = 0.0
+    chat_at: float = 0.0
+    account: Account | None = None  # who the kernel says is connected (Unix sockets)
+    peer: str = "unknown"           # what failed hellos are counted under
+    refused: str = ""               # this account may not join: the answer to its hello
+
+
+class Seats:
+    """The seats: whose they are, taking one back, naming, bots."""
+
+    config: HostConfig
+    rules: RuleSet
+    conns: dict[int, Conn]
+    players: list[Player]
+    table: NetTable | None
+    driver: Driver | None
+
+    def seat_of(self, player: Player | None) -> int | None:
+        if player is None:
+            return None
+        for i, p in enumerate(self.players):
+            if p is player:
+                return i
+        return None
+
+    def away(self, seat: int) -> bool:
+        return self.driver is not None and self.driver.away(seat)
+
+    def humans(self) -> list[Player]:
+        return [p for p in self.players if p.bot is None]
+
+    def _left(self, seat: int | None) -> bool:
+        return seat is None or self.table is None or self.table.state.seats[seat].status == LEFT
+
+    def _claim(self, conn: Conn, name: str,
+               token: str) -> tuple[Player, str | None, int | None, bool]:
+        """The seat this hello takes: its own (the same account, or the resume token) or a
+        new one."""
+        if conn.account is not None:
+            mine = next((p for p in self.players if p.uid == conn.account.uid), None)
+            if mine is not None:
+                old = mine.cid
+                return self._take_back(mine, conn), None, old, True
+            name = self._free_name(name, conn.account.uid)
+        for p in self.players if conn.account is None else ():
+            if not P.same_name(p.name, name):
+                continue
+            if p.bot is not None:
+                raise P.ProtocolError(f"{p.name} is a bot's name here; choose another", fatal=True)
+            if p.uid is not None:
+                raise P.ProtocolError(f"the name {p.name} belongs to an account of this "
+                                      "machine", fatal=True)
+            if P.token_matches(token, p.token_digest) or (conn.admin and p.host):
+                old = p.cid
+                self._take_back(p, conn)
+                new = None
+                if conn.admin and not P.token_matches(token, p.token_digest):
+                    new = secrets.token_urlsafe(24)
+                    p.token_digest = P.token_digest(new)
+                return p, new, old, True
+            raise P.ProtocolError(f"the name {p.name} is taken; to take your seat back, rejoin "
+                                  "with your resume token", fatal=True)
+        if self.started:
+            raise P.ProtocolError("the game has already started; join with --spectate to watch",
+                                  fatal=True)
+        if len(self.players) >= self.rules.max_players:
+            bots = [p for p in self.players if p.bot is not None]
+            if not bots:
+                raise P.ProtocolError("the table is full", fatal=True)
+            self.players.remove(bots[-1])  # bots only fill empty seats
+        token = None if conn.account is not None else secrets.token_urlsafe(24)
+        p = Player(name=name, token_digest=P.token_digest(token) if token else "", cid=conn.cid,
+                   host=conn.admin and not any(q.host for q in self.players),
+                   uid=conn.account.uid if conn.account is not None else None)
+        first_bot = next((i for i, q in enumerate(self.players) if q.bot is not None),
+                         len(self.players))
+        self.players.insert(first_bot, p)
+        return p, token, None, False
+
+    def _take_back(self, p: Player, conn: Conn) -> Player:
+        """``conn`` takes its seat ``p`` back (the caller closes the old connection)."""
+        if self.started and self.table is not None:
+            seat = self.seat_of(p)
+            if seat is not None and self.table.state.seats[seat].status == LEFT:
+                raise P.ProtocolError("you left this table; join with --spectate to watch",
+                                      fatal=True)
+        p.cid = conn.cid
+        return p
+
+    def _free_name(self, name: str, uid: int) -> str:
+        """An account's seat name, made distinct if a bot or another account has it."""
+        if not any(P.same_name(p.name, name) for p in self.players):
+            return name
+        return f"{name[:P.MAX_NAME - 12]}#{uid}"
+
+    def _set_bots(self, count: int, level: str) -> None:
+        humans = self.humans()
+        count = max(0, min(count, self.rules.max_players - len(humans)))
+        taken = {p.name.casefold() for p in humans}
+        bots, n = [], 0
+        while len(bots) < count:
+            n += 1
+            name = f"Bot {n}"
+            if name.casefold() not in taken:
+                bots.append(Player(name=name, bot=level, ready=True))
+        self.players = humans + bots

@@ -1,0 +1,192 @@
+"""Turns at a hosted table: a player's action checked and played, leaving, coming back, and the
+table's own steps (dealer, bots, the turn timer) from the driver.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from pokeroulette_tui.driver import BotJob
+from pokeroulette_tui.engine.actions import (
+    Action,
+    Advance,
+    IllegalAction,
+    Leave,
+    StartHand,
+    action_from_dict,
+)
+from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net.seats import Conn, HostConfig, Out, Player
+
+if TYPE_CHECKING:
+    from pokeroulette_tui.driver import Driver
+    from pokeroulette_tui.engine.rules import RuleSet
+    from pokeroulette_tui.net.nettable import NetTable
+
+log = logging.getLogger("pokeroulette.net")
+
+
+class Turns:
+    """Actions in, and the driver's steps; what changed goes to :meth:`_broadcast`."""
+
+    config: HostConfig
+    rules: RuleSet
+    conns: dict[int, Conn]
+    players: list[Player]
+    table: NetTable | None
+    driver: Driver | None
+    version: int
+    next_wakeup: float | None
+    _bot_job: BotJob | None
+
+    def _on_act(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        ref = P.want_int(msg, "id", lo=0, hi=2**53)
+        if ref <= conn.last_id:
+            raise P.ProtocolError("this request id was used already (replayed action ignored)")
+        conn.last_id = ref
+        if not self.started:
+            raise P.ProtocolError("the game has not started")
+        seat = self.seat_of(conn.player)
+        if seat is None:
+            raise P.ProtocolError("spectators cannot act")
+        version = P.want_int(msg, "version", lo=0, hi=2**53)
+        raw = msg.get("action")
+        if not isinstance(raw, dict):
+            raise P.ProtocolError('"action" must be an object')
+        P.check_amounts(raw)
+        if raw.get("seat", seat) != seat:
+            raise P.ProtocolError("you can only act for your own seat")
+        try:
+            action = action_from_dict({**raw, "seat": seat})
+        except IllegalAction as exc:
+            raise P.ProtocolError(str(exc)) from None
+        if isinstance(action, (StartHand, Advance)):
+            raise P.ProtocolError("only the dealer deals")
+        if isinstance(action, Leave):
+            return self._on_leave(conn, msg, now)
+        if not self.driver.turn_start <= version <= self.version:
+            raise P.ProtocolError("stale action: the table has moved on since that view, "
+                                  "nothing was done")
+        try:
+            events = self.driver.play(action, now)
+        except IllegalAction as exc:
+            raise P.ProtocolError(str(exc)) from None
+        was_away = self.away(seat)
+        self.table.state.timeouts[seat] = 0
+        out = self._apply(events, action, now)
+        if was_away:
+            out += self._notice(f"{conn.player.name} is back") + self._lobby_all()
+        return out + [Out(conn.cid, {"type": "ack", "id": ref, "version": self.version})]
+
+    def _on_back(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        seat = self.seat_of(conn.player)
+        if seat is None or not self.started or not self.away(seat):
+            return [Out(conn.cid, {"type": "notice", "text": "you are not away"})]
+        self.table.state.timeouts[seat] = 0
+        self.driver.rearm(now)  # a full turn again
+        self._wake_for_timer()
+        return self._notice(f"{conn.player.name} is back") + self._lobby_all()
+
+    def _on_leave(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        player = conn.player
+        conn.closing = True
+        conn.player = None
+        out = [Out(conn.cid, {"type": "bye", "reason": "you left the table"}, close=True)]
+        if player is None:
+            return out
+        player.cid = None
+        if not self.started:
+            self.players.remove(player)
+            return out + self._notice(f"{player.name} left") + self._lobby_all() \
+                + self._maybe_autostart(now)
+        seat = self.seat_of(player)
+        out += self._apply(self.driver.leave(seat, now), Leave(seat=seat), now)
+        return out + self._lobby_all()
+
+    def _apply(self, events: list[Event], action: Action, now: float) -> list[Out]:
+        """What the others learn after the driver played ``action``: commitments, views."""
+        if not events:
+            return []
+        self.version = len(self.table.actions)
+        out = [Out(c.cid, m) for m in self.committer.refresh(self.table.state) for c in self._live()]
+        self._wake(self.driver.next_auto)
+        self._wake_for_timer()
+        out += self._broadcast(events, now)
+        state = self.table.state
+        if state.game_over:
+            out += self._notice("Game over: " + (state.game_over_reason or "the game has ended"))
+        return out
+
+    def _wake_for_timer(self) -> None:
+        if self.driver is not None and self.driver.deadline is not None:
+            self._wake(self.driver.deadline)
+
+    def _wake(self, at: float) -> None:
+        if self.next_wakeup is None or at < self.next_wakeup:
+            self.next_wakeup = at
+
+    def poll(self, now: float, *, max_steps: int = 64) -> list[Out]:
+        """Everything that is due by ``now``: hello timeouts, dealer and bot steps, the turn
+        timer. Afterwards ``next_wakeup`` is when to call again (None: only on news)."""
+        self.next_wakeup = None
+        out: list[Out] = []
+        for c in list(self.conns.values()):
+            if not c.welcomed and not c.closing:
+                if now - c.opened >= self.config.hello_timeout:
+                    c.closing = True
+                    out.append(Out(c.cid, P.error(
+                        f"no hello within {self.config.hello_timeout:g} seconds", fatal=True),
+                        close=True))
+                else:
+                    self._wake(c.opened + self.config.hello_timeout)
+        if self.table is None or self.table.state.game_over:
+            return out
+        for _ in range(max_steps):
+            step = self.driver.step(now)
+            if step.job is not None:
+                self._bot_job = step.job  # for take_bot_job(): it thinks in a worker thread
+                break
+            if step.action is None:
+                if self.driver.wakeup is not None:
+                    self._wake(self.driver.wakeup)
+                break
+            try:
+                events = self.driver.play(step.action, now)
+            except IllegalAction as exc:  # pragma: no cover - the driver's steps are legal
+                log.error("automatic action %s refused: %s", step.action, exc)
+                break
+            out += self._apply(events, step.action, now)
+            if step.timed_out is not None:
+                out += self._timed_out(step.timed_out, step.action)
+        else:
+            self._wake(now)
+        return self._saved(out)
+
+    def take_bot_job(self) -> BotJob | None:
+        """The bot decision waiting to be worked out (call ``bot.choose(view, legal)`` in a
+        worker thread, then :meth:`bot_chose`)."""
+        job, self._bot_job = self._bot_job, None
+        return job
+
+    def bot_chose(self, job: BotJob, action: Action | None, now: float) -> list[Out]:
+        """A bot's decision is back (None: the bot failed; it then plays like the timer).
+        It is played when its pause is over, if the table has not moved on meanwhile."""
+        if self.driver is None:
+            return []
+        self.driver.bot_chose(job, action)
+        return self.poll(now, max_steps=1)
+
+    def _timed_out(self, seat: int, action: Action) -> list[Out]:
+        state = self.table.state
+        if self.away(seat):
+            return []
+        state.timeouts[seat] = state.timeouts.get(seat, 0) + 1
+        name = self.players[seat].name
+        n, limit = state.timeouts[seat], self.config.away_after
+        if n >= limit:
+            return self._notice(f"{name} timed out {n} times and is away: the table checks or "
+                                f"folds for them until they are back") + self._lobby_all()
+        return self._notice(f"Time ran out for {name}: {action.kind.replace('_', ' ')} "
+                            f"({n} of {limit} before sitting out)")
