@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.identity import Account, HelloGuard, peer_key
-from pokeroulette_tui.net.seats import Conn, HostConfig, Out, Player
+from pokeroulette_tui.net.seats import RATES, Conn, HostConfig, Out, Player
 
 if TYPE_CHECKING:
     from pokeroulette_tui.driver import Driver
@@ -34,8 +34,15 @@ class Admission:
 
     def connect(self, cid: int, now: float, peer: object = None) -> list[Out]:
         """A new connection; ``peer`` is its Account when the kernel told us (Unix sockets),
-        else its address (counted for failed hellos)."""
-        if sum(not c.refused for c in self.conns.values()) >= self.config.max_connections:
+        else its address (counted for failed hellos and pending connections).
+
+        Nobody is refused for a crowd of sockets that never say hello: when the waiting room
+        is full, its oldest connection (from this address first) makes way, so an honest
+        client, which says hello at once, always gets its turn."""
+        self.clock = now
+        key = peer_key(peer)
+        out = self._make_room(key)
+        if out is None:
             return [Out(cid, P.error("the server is full", fatal=True), close=True)]
         account = peer if isinstance(peer, Account) else None
         refusal = ""
@@ -44,10 +51,54 @@ class Admission:
                 "this table admits accounts of this machine only"
             if refusal:  # told in answer to the hello (closing before it could lose the news)
                 self.guard.log(log, now, "refused %s: %s", peer_key(peer), refusal)
-        self.conns[cid] = Conn(cid=cid, opened=now, chat_tokens=self.config.chat_burst, chat_at=now,
-                               account=account, peer=peer_key(peer), refused=refusal)
+        self.conns[cid] = Conn(cid=cid, opened=now, heard=now, account=account, peer=key,
+                               refused=refusal)
         self._wake(now + self.config.hello_timeout)
-        return []
+        return out
+
+    def _make_room(self, key: str) -> list[Out] | None:
+        """Close what must go for one more connection from ``key``: the oldest connection yet
+        to say hello (its address's own first), else the spectator silent longest; None when
+        nothing can go (the server is full of players)."""
+        cfg = self.config
+        open_ = [c for c in self.conns.values() if not c.closing]
+        waiting = sorted((c for c in open_ if not c.welcomed), key=lambda c: c.opened)
+        mine = [c for c in waiting if c.peer == key]
+        victim = None
+        if len(mine) >= cfg.max_pending_per_peer:
+            victim = mine[0]
+        elif len(waiting) >= cfg.max_pending:
+            victim = waiting[0]
+        elif len(open_) >= cfg.max_connections:
+            idle = sorted((c for c in open_ if c.spectator), key=lambda c: c.heard)
+            victim = waiting[0] if waiting else idle[0] if idle else None
+            if victim is None:
+                return None
+        if victim is None:
+            return []
+        victim.closing = True
+        why = ("too many connections are waiting to say hello; try again" if not victim.welcomed
+               else "the server is full: making room for a player")
+        return [Out(victim.cid, P.error(why, fatal=True), close=True)]
+
+    def _allowed(self, conn: Conn, kind: str, now: float, burst: float, rate: float) -> bool:
+        """Take one of ``conn``'s tokens for ``kind`` (a bucket of ``burst`` refilled at
+        ``rate`` a second); False when it has none left."""
+        tokens, at = conn.buckets.get(kind, (burst, now))
+        tokens = min(burst, tokens + (now - at) * rate)
+        if tokens < 1:
+            conn.buckets[kind] = (tokens, now)
+            return False
+        conn.buckets[kind] = (tokens - 1, now)
+        return True
+
+    def _limit(self, conn: Conn, kind: str, now: float) -> None:
+        """Refuse a message kind sent faster than :data:`RATES` allows."""
+        if kind not in RATES:
+            return
+        burst, rate = RATES[kind]
+        if not self._allowed(conn, kind, now, burst, rate):
+            raise P.ProtocolError(f"slow down: too many {kind} messages")
 
     def oversized(self, cid: int) -> list[Out]:
         """The peer sent a line longer than the limit: refuse it and close (its tail is never

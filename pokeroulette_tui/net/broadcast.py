@@ -75,12 +75,8 @@ class Broadcast:
             raise P.ProtocolError(f"chat messages are at most {P.MAX_CHAT} characters")
         if not text:
             raise P.ProtocolError("empty chat message")
-        cfg = self.config
-        conn.chat_tokens = min(cfg.chat_burst, conn.chat_tokens + (now - conn.chat_at) * cfg.chat_rate)
-        conn.chat_at = now
-        if conn.chat_tokens < 1:
+        if not self._allowed(conn, "chat", now, self.config.chat_burst, self.config.chat_rate):
             raise P.ProtocolError("slow down: too many chat messages")
-        conn.chat_tokens -= 1
         name = conn.player.name if conn.player else conn.name
         line = {"type": "chat", "seat": self.seat_of(conn.player), "name": name, "text": text,
                 "spectator": conn.spectator}

@@ -60,6 +60,11 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         self._revealed: list[list[Any]] = []
         self.password_digest = P.password_digest(config.password) if config.password else ""
         self.guard = HelloGuard()
+        self.clock = 0.0                      # the time of what is being handled now
+        self.opened_at: float | None = None   # the first connection: the lobby's clock starts
+        self.expired = False                  # the lobby timed out: the table is closed
+        self._lobby_sent = float("-inf")      # the last lobby update to everyone …
+        self._lobby_due: float | None = None  # … and the one held back until then
         self._set_bots(config.bots, config.bot_level)
 
     @classmethod
@@ -164,9 +169,11 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
 
     def receive(self, cid: int, line: bytes, now: float) -> list[Out]:
         """One line from a connection; every mistake becomes an error, nothing else changes."""
+        self.clock = now
         conn = self.conns.get(cid)
         if conn is None or conn.closing:
             return []
+        conn.heard = now
         if not line.strip():
             return []  # blank lines keep a connection alive
         if conn.refused:
@@ -180,6 +187,8 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
             handler = self._handlers.get(msg["type"])
             if handler is None:
                 raise P.ProtocolError(f"unknown message type {msg['type'][:32]!r}")
+            if msg["type"] != "chat":  # (chat is limited once it is known to be a chat line)
+                self._limit(conn, msg["type"], now)
             return self._saved(handler(self, conn, msg, now))
         except P.ProtocolError as exc:
             if not conn.welcomed:  # the first line must be a good hello: else error and close
@@ -189,6 +198,7 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
 
     def disconnect(self, cid: int, now: float) -> list[Out]:
         """The connection is gone (closed, reset, too slow): hold the seat, tell the others."""
+        self.clock = now
         conn = self.conns.pop(cid, None)
         if conn is None or conn.player is None or conn.player.cid != cid:
             return []

@@ -28,6 +28,9 @@ class Lobby:
     players: list[Player]
     table: NetTable | None
     driver: Driver | None
+    clock: float
+    _lobby_sent: float
+    _lobby_due: float | None
 
     @property
     def started(self) -> bool:
@@ -71,7 +74,24 @@ class Lobby:
         return cached[1], cached[2]
 
     def _lobby_all(self, but: Conn | None = None) -> list[Out]:
+        """The lobby to everyone (but ``but``), at most once per ``lobby_gap``: a burst of
+        changes makes one update, sent when the gap is over (:meth:`_lobby_flush`)."""
+        now, gap = self.clock, self.config.lobby_gap
+        if now - self._lobby_sent < gap:
+            self._lobby_due = self._lobby_sent + gap
+            self._wake(self._lobby_due)
+            return []
+        self._lobby_sent, self._lobby_due = now, None
         return [Out(c.cid, self._lobby_msg(c)) for c in self._live() if c is not but]
+
+    def _lobby_flush(self, now: float) -> list[Out]:
+        """The lobby update held back, once its time has come."""
+        if self._lobby_due is None:
+            return []
+        if now < self._lobby_due:
+            self._wake(self._lobby_due)
+            return []
+        return self._lobby_all()
 
     def _on_ready(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
         if self.started:

@@ -21,6 +21,16 @@ if TYPE_CHECKING:
     from pokeroulette_tui.driver import Driver
     from pokeroulette_tui.net.nettable import NetTable
 
+#: How many messages of each kind a connection may send: (burst, per second after it). Chat's
+#: own limits are in :class:`HostConfig`; an ``act`` is legal once a turn, and every refused
+#: one counts towards ``max_errors``.
+RATES: dict[str, tuple[float, float]] = {
+    "ready": (4, 1.0), "bots": (4, 1.0), "start": (4, 1.0),
+    "kick": (4, 1.0), "back": (4, 1.0), "leave": (4, 1.0), "ping": (10, 2.0),
+    "history": (4, 1.0),
+}
+
+
 @dataclass
 class Out:
     """One thing to do on a connection: send ``msg`` (if any; or ``data``, a message already
@@ -47,9 +57,14 @@ class HostConfig:
     bots: int = 0
     bot_level: str = "random"
     headless: bool = True          # no host seat: the game starts when every player is ready
-    hello_timeout: float = 10.0
-    max_connections: int = 64
+    hello_timeout: float = 5.0
+    max_connections: int = 128     # sockets at once; when full, a waiting or idle one goes
+    max_pending: int = 16          # connections yet to say hello: when full, the oldest goes
+    max_pending_per_peer: int = 4  # … the same for one address (or account)
     max_spectators: int = 32
+    spectator_idle: float = 600.0  # a spectator that sends nothing this long is closed
+    lobby_gap: float = 0.25        # lobby updates to everyone at most this often
+    lobby_timeout: float = 3600.0  # a lobby that has not started by then closes
     chat_burst: int = 5
     chat_rate: float = 1.0         # chat messages per second, after the burst
     max_errors: int = 50           # protocol errors before a connection is closed
@@ -83,8 +98,8 @@ class Conn:
     admin: bool = False
     errors: int = 0
     last_id: int = -1
-    chat_tokens: float = 0.0
-    chat_at: float = 0.0
+    heard: float = 0.0              # when it last sent anything
+    buckets: dict[str, tuple[float, float]] = field(default_factory=dict)  # kind: (tokens, at)
     account: Account | None = None  # who the kernel says is connected (Unix sockets)
     peer: str = "unknown"           # what failed hellos are counted under
     refused: str = ""               # this account may not join: the answer to its hello

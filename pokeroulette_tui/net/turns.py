@@ -131,16 +131,8 @@ class Turns:
         """Everything that is due by ``now``: hello timeouts, dealer and bot steps, the turn
         timer. Afterwards ``next_wakeup`` is when to call again (None: only on news)."""
         self.next_wakeup = None
-        out: list[Out] = []
-        for c in list(self.conns.values()):
-            if not c.welcomed and not c.closing:
-                if now - c.opened >= self.config.hello_timeout:
-                    c.closing = True
-                    out.append(Out(c.cid, P.error(
-                        f"no hello within {self.config.hello_timeout:g} seconds", fatal=True),
-                        close=True))
-                else:
-                    self._wake(c.opened + self.config.hello_timeout)
+        self.clock = now
+        out = self._sweep(now) + self._lobby_flush(now)
         if self.table is None or self.table.state.game_over:
             return out
         for _ in range(max_steps):
@@ -164,6 +156,27 @@ class Turns:
             self._wake(now)
         return self._saved(out)
 
+    def _sweep(self, now: float) -> list[Out]:
+        """Close connections that said no hello in time and spectators silent too long."""
+        cfg, out = self.config, []
+        for c in list(self.conns.values()):
+            if c.closing:
+                continue
+            if not c.welcomed:
+                limit, why = c.opened + cfg.hello_timeout, \
+                    f"no hello within {cfg.hello_timeout:g} seconds"
+            elif c.spectator and cfg.spectator_idle > 0:
+                limit, why = c.heard + cfg.spectator_idle, \
+                    f"closed after {cfg.spectator_idle:g} seconds without a word"
+            else:
+                continue
+            if now >= limit:
+                c.closing = True
+                out.append(Out(c.cid, P.error(why, fatal=True), close=True))
+            else:
+                self._wake(limit)
+        return out
+
     def take_bot_job(self) -> BotJob | None:
         """The bot decision waiting to be worked out (call ``bot.choose(view, legal)`` in a
         worker thread, then :meth:`bot_chose`)."""
@@ -175,6 +188,7 @@ class Turns:
         It is played when its pause is over, if the table has not moved on meanwhile."""
         if self.driver is None:
             return []
+        self.clock = now
         self.driver.bot_chose(job, action)
         return self.poll(now, max_steps=1)
 
