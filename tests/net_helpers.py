@@ -25,6 +25,7 @@ def make_host(rules: RuleSet | None = None, *, admin: str | None = None, nonce_s
     kw.setdefault("seed", 7)
     kw.setdefault("delay", 0.0)
     kw.setdefault("lobby_gap", 0.0)  # every lobby change at once (tests of the gap set it)
+    kw.setdefault("start_countdown", 0.0)  # headless tables start at once (tests of it set it)
     kw.setdefault("hand_pause", 0.0)
     kw.setdefault("turn_timeout", 0.0)
     return TableHost(HostConfig(rules=rules or RuleSet(suit_order="SHDC"), **kw),

@@ -40,6 +40,8 @@ class Admission:
         is full, its oldest connection (from this address first) makes way, so an honest
         client, which says hello at once, always gets its turn."""
         self.clock = now
+        if self.opened_at is None:
+            self.opened_at = now
         key = peer_key(peer)
         out = self._make_room(key)
         if out is None:
@@ -121,6 +123,9 @@ class Admission:
 
     def _hello(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
         h = P.check_hello(msg)
+        if self.expired:
+            raise P.ProtocolError("this table's lobby closed: the game never started",
+                                  fatal=True)
         wait = self.guard.wait(conn.peer, now)
         if wait > 0:  # not even looked at: guessing gets slower with each failure
             raise P.ProtocolError(f"too many failed attempts: wait {wait:.0f} s and try again",
@@ -139,6 +144,10 @@ class Admission:
                                       "--password-file FILE or POKEROULETTE_PASSWORD)", fatal=True)
         conn.name = h["name"]
         if h["spectate"]:
+            taken = next((p.name for p in self.players if P.same_name(p.name, conn.name)), None)
+            if taken is not None:
+                raise P.ProtocolError(f"{taken} is seated at this table: watch under another "
+                                      "name", fatal=True)
             if sum(c.spectator for c in self.conns.values()) >= self.config.max_spectators:
                 raise P.ProtocolError("too many spectators", fatal=True)
             conn.spectator = conn.welcomed = True

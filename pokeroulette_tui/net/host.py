@@ -63,6 +63,7 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         self.clock = 0.0                      # the time of what is being handled now
         self.opened_at: float | None = None   # the first connection: the lobby's clock starts
         self.expired = False                  # the lobby timed out: the table is closed
+        self.start_at: float | None = None    # headless: everyone is ready, the game starts then
         self._lobby_sent = float("-inf")      # the last lobby update to everyone …
         self._lobby_due: float | None = None  # … and the one held back until then
         self._set_bots(config.bots, config.bot_level)
@@ -214,7 +215,8 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
 
     _handlers: dict[str, Callable[..., list[Out]]] = {
         "ready": Lobby._on_ready, "chat": Broadcast._on_chat, "act": Turns._on_act,
-        "start": Lobby._on_start, "bots": Lobby._on_bots, "back": Turns._on_back,
+        "start": Lobby._on_start, "bots": Lobby._on_bots, "kick": Lobby._on_kick,
+        "back": Turns._on_back,
         "leave": Turns._on_leave, "ping": Broadcast._on_ping,
     }
 

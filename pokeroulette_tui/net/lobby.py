@@ -29,6 +29,9 @@ class Lobby:
     table: NetTable | None
     driver: Driver | None
     clock: float
+    start_at: float | None
+    opened_at: float | None
+    expired: bool
     _lobby_sent: float
     _lobby_due: float | None
 
@@ -37,20 +40,38 @@ class Lobby:
         return self.table is not None
 
     def start_problem(self) -> str:
-        """Why the game cannot start now ("" when it can)."""
+        """Why the game cannot start now, and how to fix it ("" when it can)."""
         if self.started:
             return "the game has started"
-        n = len(self.players)
-        if n < self.rules.min_players:
-            return f"these rules need at least {self.rules.min_players} players ({n} seated)"
-        if n > self.rules.max_players:
-            return f"these rules seat at most {self.rules.max_players} players"
+        n, low, high = len(self.players), self.rules.min_players, self.rules.max_players
         if not self.humans():
             return "nobody is seated"
+        if n < low:
+            short = low - n
+            return (f"these rules need at least {low} players ({n} seated): wait for "
+                    f"{short} more, or the table's leader adds {'a bot' if short == 1 else 'bots'}"
+                    f" (or host with --bots {short} or --rule min_players={max(2, n)})")
+        if n > high:
+            return f"these rules seat at most {high} players"
         waiting = [p.name for p in self.humans() if not (p.ready or p.host)]
         if waiting:
             return "waiting for " + ", ".join(waiting) + " to be ready"
         return ""
+
+    def leader(self) -> Player | None:
+        """Who runs the lobby: the host's seat, or at a headless table the first person
+        seated (bots, removing a seat, starting at once)."""
+        host = next((p for p in self.players if p.host), None)
+        if host is not None or not self.config.headless:
+            return host
+        return next(iter(self.humans()), None)
+
+    def _may_lead(self, conn: Conn, what: str) -> None:
+        if not (conn.admin or (conn.player is not None and conn.player is self.leader())):
+            who = "the host" if not self.config.headless else "the table's leader"
+            raise P.ProtocolError(f"only {who} {what}")
+        if self.started:
+            raise P.ProtocolError("the game has already started")
 
     def _lobby_msg(self, conn: Conn) -> dict[str, Any]:
         seats = []
@@ -63,7 +84,10 @@ class Lobby:
                 "rules": self._rules_wire()[0], "rules_text": self._rules_wire()[1],
                 "min_players": self.rules.min_players, "max_players": self.rules.max_players,
                 "turn_timeout": self.config.turn_timeout, "headless": self.config.headless,
-                "bot_level": self.config.bot_level, "start_problem": self.start_problem()}
+                "bot_level": self.config.bot_level, "start_problem": self.start_problem(),
+                "leader": self.seat_of(self.leader()),
+                "starts_in": None if self.start_at is None
+                else round(max(0.0, self.start_at - self.clock), 3)}
 
     def _rules_wire(self) -> tuple[dict[str, Any], list[str]]:
         """The rules as the lobby sends them, made once per rule set (shared: never mutate)."""
@@ -102,35 +126,87 @@ class Lobby:
         return self._lobby_all() + self._maybe_autostart(now)
 
     def _on_bots(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
-        if not conn.admin:
-            raise P.ProtocolError("only the host seats bots")
-        if self.started:
-            raise P.ProtocolError("the game has already started")
+        self._may_lead(conn, "seats bots")
         count = P.want_int(msg, "count", lo=0, hi=self.rules.max_players)
         level = P.want_str(msg, "level", limit=20, default=self.config.bot_level)
         if level not in LEVELS:
             raise P.ProtocolError(f"unknown bot level {level!r} (choose {', '.join(LEVELS)})")
         self.config.bot_level = level
         self._set_bots(count, level)
-        return self._lobby_all()
+        return self._lobby_all() + self._maybe_autostart(now)
+
+    def _on_kick(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        """The leader takes a seat back from someone (or a bot) before the game starts."""
+        self._may_lead(conn, "removes players")
+        seat = P.want_int(msg, "seat", lo=0, hi=len(self.players) - 1)
+        player = self.players[seat]
+        if player is conn.player or player.host:
+            raise P.ProtocolError("you cannot remove yourself or the host; leave instead")
+        self.players.remove(player)
+        out = []
+        gone = self.conns.get(player.cid) if player.cid is not None else None
+        if gone is not None:
+            gone.closing, gone.player = True, None
+            by = conn.player.name if conn.player is not None else "the host"
+            out.append(Out(gone.cid, P.error(f"{by} removed you from the table", fatal=True),
+                           close=True))
+        return out + self._notice(f"{player.name} was removed from the table") \
+            + self._lobby_all() + self._maybe_autostart(now)
 
     def _on_start(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
-        if not conn.admin:
-            raise P.ProtocolError("only the host starts the game")
+        self._may_lead(conn, "starts the game")
         problem = self.start_problem()
         if problem:
             raise P.ProtocolError(f"cannot start: {problem}")
         return self._start(now)
 
     def _maybe_autostart(self, now: float) -> list[Out]:
-        if self.config.headless and not self.started and not self.start_problem():
+        """A headless table starts by itself once everyone seated is ready, after a
+        countdown that anyone joining (not ready yet) or changing their mind stops."""
+        if not self.config.headless or self.started:
+            return []
+        problem = self.start_problem()
+        if problem:
+            if self.start_at is None:
+                return []
+            self.start_at = None
+            return self._notice(f"The start is off: {problem}") + self._lobby_all()
+        if self.config.start_countdown <= 0 or (self.start_at is not None
+                                                and now >= self.start_at):
             return self._start(now)
-        return []
+        if self.start_at is not None:
+            self._wake(self.start_at)
+            return []
+        self.start_at = now + self.config.start_countdown
+        self._wake(self.start_at)
+        return self._notice(f"Everyone is ready: the game starts in "
+                            f"{self.config.start_countdown:g} s") + self._lobby_all()
+
+    def _lobby_expiry(self, now: float) -> list[Out]:
+        """A lobby that never starts closes, saying why, and admits nobody after."""
+        cfg = self.config
+        if self.started or self.opened_at is None or cfg.lobby_timeout <= 0:
+            return []
+        ends = self.opened_at + cfg.lobby_timeout
+        if now < ends:
+            self._wake(ends)
+            return []
+        self.expired = True
+        why = (f"the lobby closed: the game did not start within "
+               f"{cfg.lobby_timeout / 60:g} minutes")
+        out = []
+        for c in self.conns.values():
+            if not c.closing:
+                c.closing = True
+                out.append(Out(c.cid, P.error(why, fatal=True), close=True))
+        log.info("%s", why)
+        return out
 
     def _start(self, now: float) -> list[Out]:
         seats = [SeatConfig(name=p.name, bot=p.bot) for p in self.players]
         table = NetTable.create(self.rules, seats, seed=self.config.seed,
                                 save_path=self.config.save_path)
+        self.start_at = None
         self._adopt(table, now)
         table.autosave()  # the first checkpoint
         self._wake(self.driver.next_auto)

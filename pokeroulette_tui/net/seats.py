@@ -65,6 +65,7 @@ class HostConfig:
     spectator_idle: float = 600.0  # a spectator that sends nothing this long is closed
     lobby_gap: float = 0.25        # lobby updates to everyone at most this often
     lobby_timeout: float = 3600.0  # a lobby that has not started by then closes
+    start_countdown: float = 10.0  # headless: everyone ready, the game starts this much later
     chat_burst: int = 5
     chat_rate: float = 1.0         # chat messages per second, after the burst
     max_errors: int = 50           # protocol errors before a connection is closed

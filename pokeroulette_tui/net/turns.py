@@ -132,7 +132,8 @@ class Turns:
         timer. Afterwards ``next_wakeup`` is when to call again (None: only on news)."""
         self.next_wakeup = None
         self.clock = now
-        out = self._sweep(now) + self._lobby_flush(now)
+        out = self._sweep(now) + self._lobby_expiry(now) + self._maybe_autostart(now) \
+            + self._lobby_flush(now)
         if self.table is None or self.table.state.game_over:
             return out
         for _ in range(max_steps):
