@@ -347,7 +347,13 @@ def test_rejoin_with_the_token_restores_seat_and_view():
     thief2 = h.join("P1", token="forged-token")
     assert thief2.closed
     back = h.join("P1", token=bo.token)
-    assert back.seat == 1 and back.last("welcome")["token"] is None
+    fresh = back.last("welcome")["token"]
+    assert back.seat == 1 and fresh and fresh != bo.token  # a token works once
+    h.drop(back)
+    replay = h.join("P1", token=bo.token)  # a seen (or stolen) token is worthless now
+    assert replay.closed and "resume token" in replay.errors()[0]
+    back = h.join("P1", token=fresh)
+    assert back.seat == 1
     view = back.last("state")["view"]
     assert view["seat"] == 1 and view["players"][1]["stock"] == mine["stock"]
     assert back.of("history") and back.of("commit")

@@ -154,10 +154,10 @@ class Seats:
             if P.token_matches(token, p.token_digest) or (conn.admin and p.host):
                 old = p.cid
                 self._take_back(p, conn)
-                new = None
-                if conn.admin and not P.token_matches(token, p.token_digest):
-                    new = secrets.token_urlsafe(24)
-                    p.token_digest = P.token_digest(new)
+                # a token works once: the welcome carries the next one, so a token that was
+                # seen or stolen is worthless once its owner is back
+                new = secrets.token_urlsafe(24)
+                p.token_digest = P.token_digest(new)
                 return p, new, old, True
             raise P.ProtocolError(f"the name {p.name} is taken; to take your seat back, rejoin "
                                   "with your resume token", fatal=True)
