@@ -99,25 +99,36 @@ class LocalSession(Session):
     bot steps paced by ``delay`` (and ``bot_delay``) seconds, bots thinking in a worker thread.
 
     At the end of each hand it waits for :meth:`next_hand` (the result has been seen)
-    before the next deal, so nothing is dealt behind the result.
+    before the next deal, so nothing is dealt behind the result; with ``hand_pause`` it
+    deals the next hand that many seconds after the result instead, as a network host does.
     """
 
-    holds_results = True
-
-    def __init__(self, table: Table, *, delay: float = 0.6, bot_delay: float | None = None) -> None:
+    def __init__(self, table: Table, *, delay: float = 0.6, bot_delay: float | None = None,
+                 hand_pause: float | None = None) -> None:
         self.table = table
         self.rules = table.state.rules
         self.local_seats = tuple(table.human_seats)
-        self.driver = Driver(table, Pace(delay=delay, bot_delay=bot_delay))
+        self.driver = Driver(table, Pace(delay=delay, bot_delay=bot_delay, hand_pause=hand_pause))
+        self.holds_results = hand_pause is None
         self._queue: asyncio.Queue[Update] = asyncio.Queue()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
+        self._views: dict[int | None, SeatView] = {}
+        self._views_at = -1  # the action count the cached views were built at
 
     def view(self, seat: int | None) -> SeatView:
+        """The table as ``seat`` sees it, built once per action (the screen, the seating rule
+        and the result dialog all ask for the same view)."""
         if seat is not None and seat not in self.local_seats:
             raise IllegalAction("that seat is not played at this terminal")
-        return self.table.view(seat)
+        stamp = self.driver.stamp
+        if self._views_at != stamp:
+            self._views_at, self._views = stamp, {}
+        view = self._views.get(seat)
+        if view is None:
+            view = self._views[seat] = self.table.view(seat)
+        return view
 
     def history(self) -> list[list[Event]]:
         return [redact_all(hand, self.log_viewer) for hand in self.table.history]

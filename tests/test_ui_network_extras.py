@@ -9,8 +9,8 @@ import pytest
 from pokeroulette_tui.engine.rules import PRESETS
 from pokeroulette_tui.session import LocalSession
 from pokeroulette_tui.ui.widgets.status import StatusLine
-from ui_pilot import (SIZE, app_for, local_session, press, press_passive, screen_text, settle,
-                      table_screen)
+from ui_pilot import (SIZE, app_for, fake_at_turn, local_session, press, press_passive,
+                      screen_text, settle, step, table_screen)
 
 SEATS = [("Ana", None), ("Bo", "random"), ("Cy", "random")]
 
@@ -21,12 +21,12 @@ def home(tmp_path, monkeypatch):
 
 
 async def test_deck_check_result_is_on_the_status_line():
-    session = local_session(PRESETS["classic"], SEATS, 4)
+    session = fake_at_turn(PRESETS["classic"], SEATS, 4)
     session.fairness = ("deck check ✓ hand 1: all 9 cards you were shown match the dealer's "
                         "commitment")
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, session)
+        await step(pilot)
         assert "deck ✓ 9" in screen_text(app)
         session.fairness = "deck check FAILED (hand 1): card 3 does not match its commitment"
         app.screen.refresh_view()
@@ -35,51 +35,44 @@ async def test_deck_check_result_is_on_the_status_line():
 
 
 async def test_a_local_table_shows_no_deck_check():
-    session = local_session(PRESETS["classic"], SEATS, 4)
+    session = fake_at_turn(PRESETS["classic"], SEATS, 4)
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, session)
+        await step(pilot)
         assert app.screen.query_one(StatusLine).fairness == ""
         assert "deck ✓" not in screen_text(app) and "deck ✗" not in screen_text(app)
 
 
 async def test_chat_key_sends_a_line_to_the_table():
-    session = local_session(PRESETS["classic"], SEATS, 4)
-    said: list[str] = []
-
-    async def chat(text: str) -> None:
-        said.append(text)
-
-    session.chat = chat
+    session = fake_at_turn(PRESETS["classic"], SEATS, 4, chat=True)
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, session)
+        await step(pilot)
         assert table_screen(app).check_action("chat", ()) is True
         await press(pilot, "m")
         await pilot.press(*"hi [red]all")
         await press(pilot, "enter")
         await pilot.pause()
-        assert said == ["hi [red]all"]
+        assert session.chats == ["hi [red]all"]
         await press(pilot, "m")
         await press(pilot, "escape")  # cancelled: nothing sent
-        assert said == ["hi [red]all"]
+        assert session.chats == ["hi [red]all"]
+    assert session.acts == []  # chat is not an action at the table
 
 
 async def test_no_chat_key_at_a_local_table():
-    session = local_session(PRESETS["classic"], SEATS, 4)
+    session = fake_at_turn(PRESETS["classic"], SEATS, 4)
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, session)
+        await step(pilot)
         assert not table_screen(app).check_action("chat", ())
 
 
 class SelfPacedSession(LocalSession):
     """A table that deals on its own pace, as a network host does (``--result-pause``)."""
 
-    holds_results = False
-
-    def result_pending(self) -> bool:
-        return False
+    def __init__(self, table, **kw) -> None:
+        super().__init__(table, hand_pause=0.0, **kw)
 
     @property
     def next_deal(self) -> float:  # the host's result pause: four seconds from now

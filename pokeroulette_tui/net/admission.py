@@ -175,6 +175,28 @@ class Admission:
                 "password": bool(self.password_digest),
                 "account": conn.account.login if conn.account is not None else None}
 
+    def _history_page(self, seat: int | None, end: int, count: int, *,
+                      page: bool) -> dict[str, Any]:
+        """Up to ``count`` hands of the history before index ``end``, as ``seat`` may see
+        them; ``page``: an answer to a request (the client adds it before what it has)."""
+        history = self.table.history
+        start = max(0, end - count)
+        hands = history[start:end]
+        return {"type": "history", "page": page, "more": start > 0,
+                "first": hands[0][0].hand_no if hands and hands[0] else None,
+                "hands": [[e.redacted_for(seat).to_dict() for e in hand] for hand in hands]}
+
+    def _on_history(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+        """Older hands, a page at a time: ``before`` is the first hand number the client has."""
+        if self.table is None:
+            raise P.ProtocolError("the game has not started")
+        before = P.want_int(msg, "before", lo=0, hi=2**31)
+        history = self.table.history
+        end = next((i for i, hand in enumerate(history) if hand and hand[0].hand_no >= before),
+                   len(history))
+        return [Out(conn.cid, self._history_page(self.seat_of(conn.player), end,
+                                                 self.config.history_page, page=True))]
+
     def _catch_up(self, conn: Conn, now: float) -> list[Out]:
         """Everything a (re)joining connection needs: lobby, recent chat, and in a game the
         history, the deck commitment, the openings so far and the current view."""
@@ -183,9 +205,8 @@ class Admission:
         if not self.started:
             return out
         seat = self.seat_of(conn.player)
-        hands = self.table.history[-self.config.history_hands:]
-        out.append(Out(conn.cid, {"type": "history", "hands": [
-            [e.redacted_for(seat).to_dict() for e in hand] for hand in hands]}))
+        out.append(Out(conn.cid, self._history_page(seat, len(self.table.history),
+                                                    self.config.history_hands, page=False)))
         if self.committer.cards:
             out.append(Out(conn.cid, self.committer.commit_message()))
         out.append(Out(conn.cid, data=self._state_lines([seat], [], now, {

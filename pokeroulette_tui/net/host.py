@@ -216,7 +216,7 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
     _handlers: dict[str, Callable[..., list[Out]]] = {
         "ready": Lobby._on_ready, "chat": Broadcast._on_chat, "act": Turns._on_act,
         "start": Lobby._on_start, "bots": Lobby._on_bots, "kick": Lobby._on_kick,
-        "back": Turns._on_back,
+        "back": Turns._on_back, "history": Admission._on_history,
         "leave": Turns._on_leave, "ping": Broadcast._on_ping,
     }
 

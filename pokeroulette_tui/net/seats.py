@@ -69,7 +69,8 @@ class HostConfig:
     chat_burst: int = 5
     chat_rate: float = 1.0         # chat messages per second, after the burst
     max_errors: int = 50           # protocol errors before a connection is closed
-    history_hands: int = 20
+    history_hands: int = 2         # hands sent on joining; older ones by pages on request
+    history_page: int = 5          # hands in one page of a ``history`` request
     access: AccessPolicy | None = None  # Unix-socket tables: who may connect
     owner_uid: int | None = None   # the hosting account (Unix sockets): admin unless headless
 

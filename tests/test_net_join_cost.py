@@ -1,0 +1,76 @@
+"""Joining costs the same at hand 3 and hand 30: the last hands on joining, older ones in
+pages on request (issue 9)."""
+
+from __future__ import annotations
+
+import json
+
+from net_helpers import Harness, make_host
+from test_net_host import play_hands, started
+
+from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.net import protocol as P
+
+RULES = RuleSet(suit_order="SHDC", betting="none", hand_limit=40)
+
+
+def _join_bytes(h: Harness, name: str) -> tuple[int, dict]:
+    before = len(h.peers)
+    w = h.join(name, spectate=True)
+    assert len(h.peers) == before + 1 and not w.closed
+    return sum(len(P.encode(m)) for m in w.inbox), w.last("history")
+
+
+def test_a_spectator_joining_late_gets_the_same_few_hands_as_early():
+    h, peers = started(3, rules=RULES)
+    play_hands(h, peers, 3)
+    early, hist = _join_bytes(h, "Early")
+    assert len(hist["hands"]) <= 2 and hist["more"] and hist["page"] is False
+    play_hands(h, peers, 30)
+    late, hist = _join_bytes(h, "Late")
+    assert len(hist["hands"]) <= 2 and hist["more"]
+    assert late < early * 1.5, (early, late)
+
+
+def test_older_hands_come_in_pages_back_to_the_first():
+    h, peers = started(3, rules=RULES)
+    play_hands(h, peers, 12)
+    w = h.join("W", spectate=True)
+    first = w.last("history")["first"]
+    seen = []
+    while True:
+        h.send(w, {"type": "history", "before": first})
+        page = w.last("history")
+        assert page["page"] is True and 0 < len(page["hands"]) <= 5
+        numbers = [hand[0]["hand_no"] for hand in page["hands"]]
+        assert numbers == sorted(numbers) and numbers[-1] < first
+        seen = numbers + seen
+        first = page["first"]
+        if not page["more"]:
+            break
+        h.poll(1.0)  # (history requests are rate-limited)
+    assert seen[0] == h.host.table.history[0][0].hand_no
+
+
+def test_pages_are_redacted_for_the_asker():
+    h, peers = started(3, rules=RULES.replace(betting="final_only"))
+    play_hands(h, peers, 4)
+    h.send(peers[0], {"type": "history", "before": 10**6})
+    page = peers[0].last("history")
+    text = json.dumps(page)
+    hand = h.host.table.history[-1]
+    for e in hand:
+        if e.private and e.seat not in (0, None):
+            assert e.text not in text or e.text == e.public_text
+
+
+def test_history_requests_are_checked_and_limited():
+    h = Harness(make_host(RULES))
+    ana = h.join("Ana")
+    h.send(ana, {"type": "history", "before": 1})
+    assert ana.errors() == ["the game has not started"]
+    h2, peers = started(3, rules=RULES)
+    for _ in range(6):
+        h2.send(peers[0], {"type": "history", "before": "x"})
+    assert any("slow down: too many history messages" in e for e in peers[0].errors())
+
