@@ -11,7 +11,7 @@ from test_net_host import play_hands, started
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.net import protocol as P
 
-RULES = RuleSet(suit_order="SHDC", betting="none", hand_limit=40)
+RULES = RuleSet(suit_order="SHDC", betting="final_only")
 
 
 def _join_bytes(h: Harness, name: str) -> tuple[int, dict]:
@@ -53,7 +53,7 @@ def test_older_hands_come_in_pages_back_to_the_first():
 
 
 def test_pages_are_redacted_for_the_asker():
-    h, peers = started(3, rules=RULES.replace(betting="final_only"))
+    h, peers = started(3, rules=RULES)
     play_hands(h, peers, 4)
     h.send(peers[0], {"type": "history", "before": 10**6})
     page = peers[0].last("history")
@@ -74,3 +74,16 @@ def test_history_requests_are_checked_and_limited():
         h2.send(peers[0], {"type": "history", "before": "x"})
     assert any("slow down: too many history messages" in e for e in peers[0].errors())
 
+
+
+def test_the_host_says_goodbye_at_game_over_and_late_watchers_see_the_end():
+    h, peers = started(3, rules=RULES.replace(hand_limit=1))
+    play_hands(h, peers, 5)
+    assert h.host.table.state.game_over
+    for p in peers:
+        assert p.closed and p.inbox[-1] == {"type": "bye", "reason": "the game is over"}
+        assert p.last("state")["view"]["game_over"]
+    late = h.join("Late", spectate=True)
+    kinds = [m["type"] for m in late.inbox]
+    assert kinds[0] == "welcome" and kinds[-2:] == ["state", "bye"] and late.closed
+    assert late.last("state")["view"]["game_over"]

@@ -211,4 +211,6 @@ class Admission:
             out.append(Out(conn.cid, self.committer.commit_message()))
         out.append(Out(conn.cid, data=self._state_lines([seat], [], now, {
             seat: self.committer.opened(seat)})[seat]))
+        if self.table.state.game_over:  # the final table and the standings, then goodbye
+            out.append(self._goodbye(conn))
         return out

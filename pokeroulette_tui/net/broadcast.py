@@ -68,6 +68,12 @@ class Broadcast:
              "seats": self._seat_status()},
             self.committer.reveal, extra)
 
+    def _goodbye(self, conn: Conn) -> Out:
+        """The game is over: the last word to a connection, which is then closed (a client
+        waiting for more would wait for ever)."""
+        conn.closing = True
+        return Out(conn.cid, {"type": "bye", "reason": "the game is over"}, close=True)
+
     def _on_chat(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
         raw = P.want_str(msg, "text", limit=4 * P.MAX_CHAT)
         text = P.clean_text(raw, 4 * P.MAX_CHAT)

@@ -117,6 +117,7 @@ class Turns:
         state = self.table.state
         if state.game_over:
             out += self._notice("Game over: " + (state.game_over_reason or "the game has ended"))
+            out += [self._goodbye(c) for c in self._live()]
         return out
 
     def _wake_for_timer(self) -> None:
