@@ -9,10 +9,7 @@ from typing import Sequence
 
 from pokeroulette_tui import __version__
 from pokeroulette_tui.engine.rules import OPTION_HELP, PRESET_NOTES, PRESETS, RuleError, RuleSet, preset
-
-
-class CliError(Exception):
-    """A command-line mistake: printed as one line, exit status 2."""
+from pokeroulette_tui.errors import CliError  # also importable from here, as it always was
 
 
 def parse_rule_overrides(pairs: Sequence[str], base: RuleSet) -> RuleSet:
@@ -190,7 +187,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_host(args: argparse.Namespace) -> int:
     try:
-        from pokeroulette_tui.net.launch import run_host
+        from pokeroulette_tui.ui.netplay import run_host
     except ImportError as exc:
         raise CliError(f"network play is not available in this build: {exc}") from None
     return run_host(args, rules_from_args(args))
@@ -198,7 +195,7 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 def cmd_join(args: argparse.Namespace) -> int:
     try:
-        from pokeroulette_tui.net.launch import run_join
+        from pokeroulette_tui.ui.netplay import run_join
     except ImportError as exc:
         raise CliError(f"network play is not available in this build: {exc}") from None
     return run_join(args)

@@ -11,6 +11,7 @@ import pytest
 from pokeroulette_tui.cli import CliError, build_parser
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.net import launch
+from pokeroulette_tui.ui import netplay
 
 def host_args(*argv: str) -> argparse.Namespace:
     return build_parser().parse_args(["host", *argv])
@@ -88,10 +89,10 @@ def test_lan_addresses():
 def test_join_refuses_a_bad_address_or_name():
     join = build_parser().parse_args(["join", "host:notaport", "--name", "Ana"])
     with pytest.raises(CliError, match="port"):
-        launch.run_join(join)
+        netplay.run_join(join)
     join = build_parser().parse_args(["join", "127.0.0.1:7777", "--name", "\x1b\u202e"])
     with pytest.raises(CliError, match="name"):
-        launch.run_join(join)
+        netplay.run_join(join)
     for argv, why in ((["join"], "join what"), (["join", "127.0.0.1"], "needs --name"),
                       (["join", "@no-such-user-xyz"], "no account named"),
                       (["join", "@me", "--name", "X"], "named after your login"),
@@ -161,8 +162,18 @@ def test_the_table_outlives_the_hosts_screen_only_while_others_play(capsys):
     ]
     for (seats, started, over), stopped in cases:
         proc = FakeProc()
-        launch._after_screen(proc, FakeSession(seats, started=started, over=over),
-                             "pokeroulette join @me", "pokeroulette host --unix --stop")
+        launch.after_screen(proc, FakeSession(seats, started=started, over=over),
+                            "pokeroulette join @me", "pokeroulette host --unix --stop")
         assert proc.stopped is stopped, (seats, started, over)
     out = capsys.readouterr().out
     assert "still running for Bo" in out and "join @me" in out and "--unix --stop" in out
+
+
+def test_sitting_at_your_own_table_is_the_screens_job():
+    """The network glue runs no screen: without one to sit at, only --headless hosts."""
+    with pytest.raises(CliError, match="--headless"):
+        launch.run_host(host_args("--port", "0"), RuleSet(), play=None)
+    seen = []
+    code = launch.run_host(host_args("--port", "0"), RuleSet(),
+                           play=lambda args, rules, password: seen.append((rules, password)) or 7)
+    assert code == 7 and seen == [(RuleSet(), None)]

@@ -1,7 +1,8 @@
 """The way to the start screen stays light, and the way from it to a table stays short.
 
 * up to the start screen (a fresh start) nothing of the engine loads but its rules, and
-  no bot level, session or table: those load in the background while a key is awaited;
+  no bot level, driver, session, table or network code: those load in the background while
+  a key is awaited (the network code not at all);
 * the table's footer shows its keys in the table's first frame, built once;
 * the footer of a screen under another is not rebuilt;
 * only the colour file of the theme in use is read (the other one when switching).
@@ -87,8 +88,10 @@ HEAVY = ("pokeroulette_tui.engine.game", "pokeroulette_tui.engine.state",
          "pokeroulette_tui.engine.actions", "pokeroulette_tui.engine.view",
          "pokeroulette_tui.engine.save", "pokeroulette_tui.engine.journal",
          "pokeroulette_tui.bots.simple", "pokeroulette_tui.bots.strong",
-         "pokeroulette_tui.session", "pokeroulette_tui.table",
-         "pokeroulette_tui.ui.screens.table", "pokeroulette_tui.net")
+         "pokeroulette_tui.session", "pokeroulette_tui.table", "pokeroulette_tui.driver",
+         "pokeroulette_tui.bots.", "pokeroulette_tui.simulate",
+         "pokeroulette_tui.ui.screens.table", "pokeroulette_tui.ui.netplay",
+         "pokeroulette_tui.net")
 
 
 def run_start_path(home, tmp_path) -> dict:

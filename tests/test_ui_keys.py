@@ -20,7 +20,8 @@ from pokeroulette_tui.ui.screens.rules import RulesScreen
 from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
 from pokeroulette_tui.ui.screens.table import BET_ACTIONS, TableScreen
 from pokeroulette_tui.ui.widgets.seat import SeatWidget
-from ui_pilot import SIZE, app_for, local_session, press, press_passive, screen_text, settle, step, table_screen
+from ui_pilot import (SIZE, app_for, fake_at_turn, local_session, press, press_passive, screen_text,
+                      settle, step, table_screen)
 
 GAME_KEYS = ("c", "b", "r", "a", "f", "k", "p", "e", "1", "2", "enter", "left")
 
@@ -53,9 +54,12 @@ async def until_phase(pilot, app, session, phase: str, limit: int = 60):
     raise AssertionError(f"never reached {phase}")
 
 
+DRAW_SEATS = [("Ana", None), ("Bo", "random"), ("Cy", "random")]
+
+
 def draw_session(**changes):
     rules = PRESETS["draw"].replace(**changes)
-    return local_session(rules, [("Ana", None), ("Bo", "random"), ("Cy", "random")], seed=3)
+    return local_session(rules, DRAW_SEATS, seed=3)
 
 
 async def test_draw_phase_disables_betting_keys_and_they_do_nothing():
@@ -313,12 +317,13 @@ async def test_without_a_session_the_start_screen_or_a_placeholder(monkeypatch):
 
 
 async def test_quit_closes_the_session():
-    session = draw_session()
+    session = fake_at_turn(PRESETS["draw"], DRAW_SEATS, seed=3)
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, session)
+        await step(pilot)
+        assert session.started and not session.closed
         await press(pilot, "ctrl+q")
-    assert session._closed
+    assert session.closed
 
 
 async def test_turn_timer_shows_in_the_status_line():
@@ -326,12 +331,12 @@ async def test_turn_timer_shows_in_the_status_line():
 
     from pokeroulette_tui.session import Update
     from pokeroulette_tui.ui.widgets.status import StatusLine
-    session = draw_session()
+    session = fake_at_turn(PRESETS["draw"], DRAW_SEATS, seed=3)
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(pilot, session)
+        await step(pilot)
         screen = table_screen(app)
-        screen.handle_update(Update(deadline=asyncio.get_running_loop().time() + 30))
+        session.push(Update(deadline=asyncio.get_running_loop().time() + 30))
         await step(pilot)
         assert screen.query_one(StatusLine).deadline is not None
         assert "s left)" in screen_text(app)

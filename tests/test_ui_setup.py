@@ -109,7 +109,7 @@ async def test_enter_deals_the_default_table():
     assert table.state.rules == RuleSet()
     assert [s.bot for s in table.seats] == [None] + [default_bot_level()] * 3
     assert table.save_path == autosave_path() and autosave_path().exists()
-    assert app.opened[0].delay == 0
+    assert app.opened[0].driver.pace.delay == 0
     assert AppConfig.load().last_setup == TableSetup.default().to_dict()  # remembered
 
 

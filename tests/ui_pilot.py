@@ -8,8 +8,9 @@ from typing import Sequence
 from rich.console import Console
 from textual.app import App
 
+from fake_session import FakeSession
 from pokeroulette_tui.engine.rules import RuleSet
-from pokeroulette_tui.session import LocalSession
+from pokeroulette_tui.session import LocalSession, Session
 from pokeroulette_tui.table import SeatConfig, Table
 from pokeroulette_tui.ui.app import PokerApp, make_app
 from pokeroulette_tui.ui.config import AppConfig
@@ -23,7 +24,19 @@ def local_session(rules: RuleSet, seats: Sequence[tuple[str, str | None]], seed:
     return LocalSession(table, delay=0)
 
 
-def app_for(session: LocalSession, **config) -> PokerApp:
+def fake_at_turn(rules: RuleSet, seats: Sequence[tuple[str, str | None]], seed: int,
+                 **options) -> FakeSession:
+    """A :class:`FakeSession` showing the table of ``seats`` played passively (see
+    :func:`passive_step`) until a human is to act: a still picture, nothing behind it."""
+    table = Table.create(rules, [SeatConfig(name, bot) for name, bot in seats], seed=seed)
+    for _ in range(5000):
+        if table.waiting_for_human() is not None:
+            return FakeSession.of_table(table, **options)
+        passive_step(table)
+    raise AssertionError("no human was ever to act")
+
+
+def app_for(session: Session, **config) -> PokerApp:
     return make_app(AppConfig(delay=0, **config), session)
 
 

@@ -68,6 +68,8 @@ def _port(text: str) -> int:
 class RemoteSession(Session):
     """A seat (or a spectator's chair) at a table hosted elsewhere."""
 
+    has_lobby = True  # seats, ready and start before the first deal (game_started: dealt)
+
     def __init__(self, host: str, port: int, name: str, *, password: str | None = None,
                  token: str | None = None, spectate: bool = False, admin: str | None = None,
                  reconnect: bool = True, on_token: Callable[[str], None] | None = None,

@@ -14,9 +14,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pokeroulette_tui.cli import CliError
 from pokeroulette_tui.engine.save import atomic_write, private_dir
+from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.paths import data_dir
 
 log = logging.getLogger("pokeroulette.net")
 
@@ -27,7 +28,6 @@ PASSWORD_ENV = "POKEROULETTE_PASSWORD"
 
 def _data_dir() -> Path:
     """The per-user data folder (saves, logs, tokens), owner-only."""
-    from pokeroulette_tui.ui.config import data_dir
     return data_dir()
 
 

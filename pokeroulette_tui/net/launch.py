@@ -1,4 +1,8 @@
-"""``pokeroulette host`` and ``pokeroulette join``: from the command line to a served table."""
+"""``pokeroulette host`` and ``pokeroulette join``: from the command line to a served table.
+
+Everything here runs without a screen (the detached server imports it too); the screens
+a host or a player sits at are run by :mod:`pokeroulette_tui.ui.netplay`.
+"""
 
 from __future__ import annotations
 
@@ -11,20 +15,22 @@ import signal
 import socket
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
-from pokeroulette_tui.cli import CliError
 from pokeroulette_tui.engine.rules import RuleSet
-from pokeroulette_tui.engine.save import SaveError
+from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net import protocol as P
-from pokeroulette_tui.net.client import ConnectError, RemoteSession, parse_address
 from pokeroulette_tui.net import unix
-from pokeroulette_tui.net.host import HostConfig, TableHost
-from pokeroulette_tui.net.identity import policy
-from pokeroulette_tui.net.files import (PASSWORD_ENV, default_save_path, load_admin,
+from pokeroulette_tui.net.client import ConnectError, RemoteSession, parse_address
+from pokeroulette_tui.net.files import (PASSWORD_ENV, default_save_path, load_admin,  # noqa: F401
                                         load_token, log_to, private_log, read_password,
                                         store_admin, store_token, tokens_path)
-from pokeroulette_tui.net.serve import IDLE_EXIT, Listen, serve, spawn_server
+from pokeroulette_tui.net.host import TableHost
+# the table the flags ask for (also made by the detached server), importable from here too
+from pokeroulette_tui.net.serve import (IDLE_EXIT, Listen, host_config, listen_for,  # noqa: F401
+                                        make_host, serve, spawn_server, unix_path, unix_policy)
 
 log = logging.getLogger("pokeroulette.net")
 
@@ -52,42 +58,6 @@ def lan_addresses(bind: str) -> list[str]:
 
 # -- host ---------------------------------------------------------------------------
 
-def host_config(args: argparse.Namespace, rules: RuleSet,
-                password: str | None = None) -> HostConfig:
-    """The ``host`` flags checked and turned into a HostConfig (raises CliError)."""
-    from pokeroulette_tui.bots import LEVELS
-
-    if not 0 <= args.port <= 65535:
-        raise CliError("--port must be between 0 and 65535 (0 picks a free port)")
-    if args.turn_timeout < 0 or args.turn_timeout > 86400:
-        raise CliError("--turn-timeout must be between 0 (no timer) and 86400 seconds")
-    level = getattr(args, "bot_level", None) or _default_level()
-    if level not in LEVELS:
-        raise CliError(f"unknown bot level {level!r} (choose {', '.join(LEVELS)})")
-    if not 0 <= args.bots <= rules.max_players:
-        raise CliError(f"--bots must be between 0 and {rules.max_players}")
-    delay = getattr(args, "delay", None)
-    delay = 0.6 if delay is None else delay
-    if not 0 <= delay <= 10:
-        raise CliError("--delay must be between 0 and 10 seconds")
-    pause = getattr(args, "result_pause", None)
-    pause = 4.0 if pause is None else pause
-    if not 0 <= pause <= 60:
-        raise CliError("--result-pause must be between 0 and 60 seconds")
-    if password is not None and not 0 < len(password) <= P.MAX_PASSWORD:
-        raise CliError(f"the password must be 1 to {P.MAX_PASSWORD} characters")
-    save = getattr(args, "save", None)
-    config = HostConfig(rules=rules, password=password or None, seed=getattr(args, "seed", None),
-                        save_path=Path(save) if save else None, turn_timeout=args.turn_timeout,
-                        delay=delay, hand_pause=pause, bots=args.bots,
-                        bot_level=level, headless=bool(args.headless))
-    if getattr(args, "unix", None) is not None:
-        owner = unix.account_of(os.geteuid())
-        config.owner_uid = owner.uid
-        config.access = unix_policy(args)
-    return config
-
-
 def check_unix_flags(args: argparse.Namespace) -> None:
     """``--unix`` and ``--allow`` go together, and never with passwords or TCP flags."""
     if getattr(args, "unix", None) is None:
@@ -106,65 +76,15 @@ def check_unix_flags(args: argparse.Namespace) -> None:
         raise CliError("--port and --bind are for TCP tables, not --unix")
 
 
-def unix_policy(args: argparse.Namespace):
-    owner = unix.account_of(os.geteuid())
-    if getattr(args, "allow", None):
-        logins = [n.strip().lstrip("@") for n in args.allow.split(",") if n.strip()]
-        try:
-            accounts = [unix.account_named(n) for n in logins]
-        except unix.UnixError as exc:
-            raise CliError(str(exc)) from None
-        return policy(owner, allow=accounts)
-    return policy(owner, group_name=unix.group_name(owner.gid))
+#: Sits the host at a table served by a process of its own: ``play(args, rules, password)``
+#: runs the host's screens and returns the exit status (``ui.netplay.play_hosted``).
+Play = Callable[[argparse.Namespace, RuleSet, str | None], int]
 
 
-def unix_path(args: argparse.Namespace) -> Path:
-    path = Path(args.unix).expanduser().absolute() if args.unix else \
-        unix.table_socket(os.geteuid())
-    if len(os.fsencode(str(path))) > 100:
-        raise CliError(f"the socket path {path} is too long for a Unix socket (100 bytes at most)")
-    return path
-
-
-def listen_for(args: argparse.Namespace, host: TableHost) -> Listen:
-    """Where the table listens; for ``--unix``, its folder made (or checked) first."""
-    if getattr(args, "unix", None) is None:
-        return Listen(bind=args.bind, port=args.port)
-    path = unix_path(args)
-    allow = bool(getattr(args, "allow", None))
-    group = None if allow else os.getegid()
-    try:
-        unix.check_base(path.parent.parent)
-        unix.prepare_dir(path.parent, mode=0o711 if allow else 0o750, group=group)
-        unix.clear_stale(path)  # a table of ours already there is said now, in one line
-    except unix.UnixError as exc:
-        raise CliError(str(exc)) from None
-    except OSError as exc:
-        raise CliError(f"cannot prepare {path}: {exc.strerror}") from None
-    return Listen(unix=path, mode=0o666 if allow else 0o660, group=group)
-
-
-def _default_level() -> str:
-    from pokeroulette_tui.ui.config import default_bot_level
-    return default_bot_level()
-
-
-def make_host(args: argparse.Namespace, rules: RuleSet, admin_token: str | None, *,
-              password: str | None = None) -> TableHost:
-    config = host_config(args, rules, password)
-    if args.resume:
-        try:
-            return TableHost.resume(Path(args.resume), config, admin_token=admin_token)
-        except SaveError as exc:
-            raise CliError(str(exc)) from None
-    if config.save_path is None:
-        config.save_path = default_save_path()
-    return TableHost(config, admin_token=admin_token)
-
-
-def run_host(args: argparse.Namespace, rules: RuleSet) -> int:
+def run_host(args: argparse.Namespace, rules: RuleSet, *, play: Play | None = None) -> int:
     """``pokeroulette host``: serve a table; sit at it too unless ``--headless`` (the table
-    then runs in a process of its own, and this terminal is one of its clients)."""
+    then runs in a process of its own, and this terminal is one of its clients, through
+    ``play``; :func:`pokeroulette_tui.ui.netplay.run_host` passes the screens)."""
     check_unix_flags(args)
     if getattr(args, "stop", False):
         return stop_table(args)
@@ -181,9 +101,9 @@ def run_host(args: argparse.Namespace, rules: RuleSet) -> int:
                             datefmt="%H:%M:%S", stream=sys.stderr)
 
         def ready(where: Listen) -> None:
-            for line in _banner(host, where, args):
-                _say(line)
-            _say("Press Ctrl-C to stop.")
+            for line in banner(host, where, args):
+                say(line)
+            say("Press Ctrl-C to stop.")
         try:
             asyncio.run(serve(host, listen, ready=ready))
         except (OSError, unix.UnixError) as exc:
@@ -191,7 +111,10 @@ def run_host(args: argparse.Namespace, rules: RuleSet) -> int:
         except KeyboardInterrupt:
             return 0
         return 0
-    return _host_and_play(args, rules, password)
+    if play is None:
+        raise CliError("sitting at your own table needs the terminal screens; "
+                       "host it with --headless")
+    return play(args, rules, password)
 
 
 def stop_table(args: argparse.Namespace) -> int:
@@ -212,11 +135,11 @@ def stop_table(args: argparse.Namespace) -> int:
         os.kill(pid, signal.SIGTERM)
     except OSError as exc:
         raise CliError(f"cannot stop the table (pid {pid}): {exc.strerror}") from None
-    _say(f"Stopping your table (pid {pid}): everyone at it is told the host closed it.")
+    say(f"Stopping your table (pid {pid}): everyone at it is told the host closed it.")
     return 0
 
 
-def _banner(host: TableHost, where: Listen, args: argparse.Namespace) -> list[str]:
+def banner(host: TableHost, where: Listen, args: argparse.Namespace) -> list[str]:
     kind = f"{'a resumed' if host.started else 'a'} Poker Roulette table"
     if where.unix is not None:
         me = unix.account_of(os.geteuid())
@@ -248,7 +171,7 @@ def _banner(host: TableHost, where: Listen, args: argparse.Namespace) -> list[st
     return lines
 
 
-def _say(line: str) -> None:
+def say(line: str) -> None:
     """Print for the person at the host's terminal; a closed stdout never stops the table."""
     try:
         print(line, flush=True)
@@ -256,7 +179,7 @@ def _say(line: str) -> None:
         pass
 
 
-def _start_detached(args: argparse.Namespace, rules: RuleSet, password: str | None,
+def start_detached(args: argparse.Namespace, rules: RuleSet, password: str | None,
                     admin: str | None) -> tuple[TableHost, subprocess.Popen[bytes], Listen, Path]:
     log_file = private_log("host.log")
     log_to(log_file)
@@ -266,11 +189,11 @@ def _start_detached(args: argparse.Namespace, rules: RuleSet, password: str | No
     probe = make_host(args, rules, None, password=password)
     if args.unix is not None:
         listen_for(args, probe)
-    proc, where = spawn_server(args, password=password, admin=admin, log_path=log_file)
+    proc, where = spawn_server(args, rules, password=password, admin=admin, log_path=log_file)
     return probe, proc, where, log_file
 
 
-def _stop_command(args: argparse.Namespace, where: Listen) -> str:
+def stop_command(args: argparse.Namespace, where: Listen) -> str:
     if where.unix is None:
         return f"pokeroulette host --stop --port {where.port}"
     return "pokeroulette host --unix" + (f" {where.unix}" if args.unix else "") + " --stop"
@@ -278,21 +201,34 @@ def _stop_command(args: argparse.Namespace, where: Listen) -> str:
 
 def _detach(args: argparse.Namespace, rules: RuleSet, password: str | None) -> int:
     """``host --headless --detach``: the table in the background; this command returns."""
-    probe, proc, where, log_file = _start_detached(args, rules, password, None)
-    for line in _banner(probe, where, args):
-        _say(line)
-    _say(f"The table runs in the background (pid {proc.pid}, log {log_file}). It closes "
-         f"{IDLE_EXIT / 60:.0f} minutes after the last player leaves, or with: "
-         f"{_stop_command(args, where)}")
+    probe, proc, where, log_file = start_detached(args, rules, password, None)
+    for line in banner(probe, where, args):
+        say(line)
+    say(f"The table runs in the background (pid {proc.pid}, log {log_file}). It closes "
+        f"{IDLE_EXIT / 60:.0f} minutes after the last player leaves, or with: "
+        f"{stop_command(args, where)}")
     return 0
 
 
-def _host_and_play(args: argparse.Namespace, rules: RuleSet, password: str | None) -> int:
-    from pokeroulette_tui.ui.config import AppConfig
-    from pokeroulette_tui.ui.screens.lobby import LobbyApp
+@dataclass
+class HostedTable:
+    """A table served by a process of its own, with the host's session at it."""
 
+    proc: subprocess.Popen[bytes]
+    session: RemoteSession
+    banner: list[str]   # what the host's terminal is told (printed, and shown in the lobby)
+    back: str           # the command that comes back to the table
+    stop: str           # the command that stops it
+
+    def after_screen(self) -> None:
+        """The host's screen closed: stop the table unless others still play at it."""
+        after_screen(self.proc, self.session, self.back, self.stop)
+
+
+def serve_and_sit(args: argparse.Namespace, rules: RuleSet, password: str | None) -> HostedTable:
+    """Start the table in a process of its own and make the host's session at it."""
     admin = None if args.unix is not None else secrets.token_urlsafe(24)
-    probe, proc, where, _ = _start_detached(args, rules, password, admin)
+    probe, proc, where, _ = start_detached(args, rules, password, admin)
     me = unix.account_of(os.geteuid()) if where.unix is not None else None
     if where.unix is not None:
         session = RemoteSession("", 0, me.seat_name(), unix=unix.Target(where.unix, me))
@@ -306,26 +242,19 @@ def _host_and_play(args: argparse.Namespace, rules: RuleSet, password: str | Non
         session = RemoteSession("127.0.0.1", where.port, name or "Host", admin=admin,
                                 password=password, server_uid=os.geteuid())
         back = f"pokeroulette join 127.0.0.1:{where.port} --name {session.name}"
-    banner = _banner(probe, where, args)
-    banner.append(f"  the table runs on its own (pid {proc.pid}); if this terminal is lost, "
-                  f"come back with: {back}")
-    for line in banner:
-        _say(line)
-    app = LobbyApp(AppConfig.load(), session, info=banner)
-    try:
-        app.run()
-    finally:
-        _after_screen(proc, session, back, _stop_command(args, where))
-    return app.return_code or 0
+    lines = banner(probe, where, args)
+    lines.append(f"  the table runs on its own (pid {proc.pid}); if this terminal is lost, "
+                 f"come back with: {back}")
+    return HostedTable(proc, session, lines, back, stop_command(args, where))
 
 
-def _after_screen(proc: subprocess.Popen[bytes], session: RemoteSession, back: str,
-                  stop: str) -> None:
+def after_screen(proc: subprocess.Popen[bytes], session: RemoteSession, back: str,
+                 stop: str) -> None:
     """The host's screen closed: the table keeps running if others still play at it, or if
     the terminal was lost (the host comes back with ``back``)."""
     if proc.poll() is not None:
         return
-    if _terminal_lost():
+    if terminal_lost():
         return
     seats = session.lobby.get("seats") or []
     others = [s.get("name", "?") for s in seats if not s.get("bot") and s.get("connected")
@@ -336,9 +265,9 @@ def _after_screen(proc: subprocess.Popen[bytes], session: RemoteSession, back: s
     except Exception:  # no view yet: the lobby
         pass
     if others and session.game_started and not over:
-        _say(f"The table is still running for {', '.join(map(str, others))} (pid {proc.pid}). "
-             f"Come back with: {back}; stop it with: {stop}. It closes by itself "
-             f"{IDLE_EXIT / 60:.0f} minutes after the last player leaves.")
+        say(f"The table is still running for {', '.join(map(str, others))} (pid {proc.pid}). "
+            f"Come back with: {back}; stop it with: {stop}. It closes by itself "
+            f"{IDLE_EXIT / 60:.0f} minutes after the last player leaves.")
         return
     proc.terminate()
     try:
@@ -347,7 +276,7 @@ def _after_screen(proc: subprocess.Popen[bytes], session: RemoteSession, back: s
         proc.kill()
 
 
-def _terminal_lost() -> bool:
+def terminal_lost() -> bool:
     """True when the terminal hung up (its file operations fail with EIO)."""
     import termios
     for stream in (sys.stdin, sys.stdout):
@@ -363,19 +292,6 @@ def _terminal_lost() -> bool:
 
 
 # -- join ---------------------------------------------------------------------------
-
-def run_join(args: argparse.Namespace) -> int:
-    """``pokeroulette join HOST[:PORT] --name NAME`` (TCP), or ``join @LOGIN`` /
-    ``join --unix PATH`` (a table on this machine): the lobby, then the table."""
-    from pokeroulette_tui.ui.config import AppConfig
-    from pokeroulette_tui.ui.screens.lobby import LobbyApp
-
-    session, info = join_session(args)
-    log_to(private_log("join.log"))
-    app = LobbyApp(AppConfig.load(), session, info=info)
-    app.run()
-    return app.return_code or 0
-
 
 def join_session(args: argparse.Namespace) -> tuple[RemoteSession, list[str]]:
     """The RemoteSession ``join``'s flags ask for (raises CliError)."""

@@ -25,9 +25,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from pokeroulette_tui.cli import CliError
-from pokeroulette_tui.net.files import PASSWORD_ENV
-from pokeroulette_tui.net.host import TableHost
+from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.engine.save import SaveError
+from pokeroulette_tui.errors import CliError
+from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net import unix
+from pokeroulette_tui.net.files import PASSWORD_ENV, default_save_path
+from pokeroulette_tui.net.host import HostConfig, TableHost
+from pokeroulette_tui.net.identity import policy
 from pokeroulette_tui.net.server import Server
 
 log = logging.getLogger("pokeroulette.net")
@@ -56,7 +61,6 @@ class Listen:
 async def start(server: Server, listen: Listen) -> Listen:
     """Start listening; returns where (the port actually bound)."""
     if listen.unix is not None:
-        from pokeroulette_tui.net import unix
         try:
             unix.clear_stale(listen.unix)
         except OSError as exc:
@@ -113,6 +117,103 @@ async def serve(host: TableHost, listen: Listen, *, ready: Callable[[Listen], No
         await server.close()
 
 
+# -- the table the host flags ask for -------------------------------------------------
+
+def host_config(args: argparse.Namespace, rules: RuleSet,
+                password: str | None = None) -> HostConfig:
+    """The ``host`` flags checked and turned into a HostConfig (raises CliError)."""
+    from pokeroulette_tui.bots import LEVELS
+
+    if not 0 <= args.port <= 65535:
+        raise CliError("--port must be between 0 and 65535 (0 picks a free port)")
+    if args.turn_timeout < 0 or args.turn_timeout > 86400:
+        raise CliError("--turn-timeout must be between 0 (no timer) and 86400 seconds")
+    level = getattr(args, "bot_level", None) or _default_level()
+    if level not in LEVELS:
+        raise CliError(f"unknown bot level {level!r} (choose {', '.join(LEVELS)})")
+    if not 0 <= args.bots <= rules.max_players:
+        raise CliError(f"--bots must be between 0 and {rules.max_players}")
+    delay = getattr(args, "delay", None)
+    delay = 0.6 if delay is None else delay
+    if not 0 <= delay <= 10:
+        raise CliError("--delay must be between 0 and 10 seconds")
+    pause = getattr(args, "result_pause", None)
+    pause = 4.0 if pause is None else pause
+    if not 0 <= pause <= 60:
+        raise CliError("--result-pause must be between 0 and 60 seconds")
+    if password is not None and not 0 < len(password) <= P.MAX_PASSWORD:
+        raise CliError(f"the password must be 1 to {P.MAX_PASSWORD} characters")
+    save = getattr(args, "save", None)
+    config = HostConfig(rules=rules, password=password or None, seed=getattr(args, "seed", None),
+                        save_path=Path(save) if save else None, turn_timeout=args.turn_timeout,
+                        delay=delay, hand_pause=pause, bots=args.bots,
+                        bot_level=level, headless=bool(args.headless))
+    if getattr(args, "unix", None) is not None:
+        owner = unix.account_of(os.geteuid())
+        config.owner_uid = owner.uid
+        config.access = unix_policy(args)
+    return config
+
+
+def unix_policy(args: argparse.Namespace):
+    owner = unix.account_of(os.geteuid())
+    if getattr(args, "allow", None):
+        logins = [n.strip().lstrip("@") for n in args.allow.split(",") if n.strip()]
+        try:
+            accounts = [unix.account_named(n) for n in logins]
+        except unix.UnixError as exc:
+            raise CliError(str(exc)) from None
+        return policy(owner, allow=accounts)
+    return policy(owner, group_name=unix.group_name(owner.gid))
+
+
+def unix_path(args: argparse.Namespace) -> Path:
+    path = Path(args.unix).expanduser().absolute() if args.unix else \
+        unix.table_socket(os.geteuid())
+    if len(os.fsencode(str(path))) > 100:
+        raise CliError(f"the socket path {path} is too long for a Unix socket (100 bytes at most)")
+    return path
+
+
+def listen_for(args: argparse.Namespace, host: TableHost) -> Listen:
+    """Where the table listens; for ``--unix``, its folder made (or checked) first."""
+    if getattr(args, "unix", None) is None:
+        return Listen(bind=args.bind, port=args.port)
+    path = unix_path(args)
+    allow = bool(getattr(args, "allow", None))
+    group = None if allow else os.getegid()
+    try:
+        unix.check_base(path.parent.parent)
+        unix.prepare_dir(path.parent, mode=0o711 if allow else 0o750, group=group)
+        unix.clear_stale(path)  # a table of ours already there is said now, in one line
+    except unix.UnixError as exc:
+        raise CliError(str(exc)) from None
+    except OSError as exc:
+        raise CliError(f"cannot prepare {path}: {exc.strerror}") from None
+    return Listen(unix=path, mode=0o666 if allow else 0o660, group=group)
+
+
+def _default_level() -> str:
+    """The level of a new table's bots (the start screen's rule: "simple" once it exists)."""
+    from pokeroulette_tui.bots import LEVELS
+    return "simple" if "simple" in LEVELS else "random"
+
+
+def make_host(args: argparse.Namespace, rules: RuleSet, admin_token: str | None, *,
+              password: str | None = None) -> TableHost:
+    config = host_config(args, rules, password)
+    if args.resume:
+        try:
+            return TableHost.resume(Path(args.resume), config, admin_token=admin_token)
+        except SaveError as exc:
+            raise CliError(str(exc)) from None
+    if config.save_path is None:
+        config.save_path = default_save_path()
+    return TableHost(config, admin_token=admin_token)
+
+
+# -- starting the detached process ------------------------------------------------------
+
 def _jsonable(args: argparse.Namespace) -> dict[str, Any]:
     out = {}
     for key, value in vars(args).items():
@@ -124,11 +225,12 @@ def _jsonable(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def spawn_server(args: argparse.Namespace, *, password: str | None, admin: str | None,
-                 log_path: Path, idle_exit: float = IDLE_EXIT,
+def spawn_server(args: argparse.Namespace, rules: RuleSet, *, password: str | None,
+                 admin: str | None, log_path: Path, idle_exit: float = IDLE_EXIT,
                  timeout: float = 30.0) -> tuple[subprocess.Popen[bytes], Listen]:
     """Start the table in a detached process of its own (new session, stdio to the owner-only
-    log); its orders, password and admin secret go through a pipe, never the command line.
+    log); its orders (the ``host`` flags and the rules they chose), password and admin secret
+    go through a pipe, never the command line.
     Returns the process and where it listens (raises CliError with the server's reason)."""
     status_r, status_w = os.pipe()
     log_fd = os.open(log_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
@@ -145,8 +247,8 @@ def spawn_server(args: argparse.Namespace, *, password: str | None, admin: str |
     finally:
         os.close(status_w)
         os.close(log_fd)
-    orders = {"args": _jsonable(args), "password": password, "admin": admin,
-              "status_fd": status_w, "idle_exit": idle_exit}
+    orders = {"args": _jsonable(args), "rules": rules.to_dict(), "password": password,
+              "admin": admin, "status_fd": status_w, "idle_exit": idle_exit}
     assert proc.stdin is not None
     try:
         proc.stdin.write(json.dumps(orders).encode() + b"\n")
@@ -202,18 +304,19 @@ def child_main() -> int:
         except (OSError, ValueError):
             pass
 
-    from pokeroulette_tui.cli import rules_from_args
-    from pokeroulette_tui.net import launch
-    from pokeroulette_tui.net.unix import UnixError
+    from pokeroulette_tui.engine.rules import RuleError
     try:
         args = argparse.Namespace(**orders["args"])
-        rules = rules_from_args(args)
-        host = launch.make_host(args, rules, orders.get("admin"), password=orders.get("password"))
-        listen = launch.listen_for(args, host)
+        try:
+            rules = RuleSet.from_dict(orders["rules"])
+        except RuleError as exc:
+            raise CliError(str(exc)) from None
+        host = make_host(args, rules, orders.get("admin"), password=orders.get("password"))
+        listen = listen_for(args, host)
         log.info("table server pid %s starting", os.getpid())
         asyncio.run(serve(host, listen, idle_exit=float(orders.get("idle_exit", IDLE_EXIT)),
                           ready=lambda where: report("ok " + json.dumps(where.to_json()))))
-    except (CliError, UnixError, OSError) as exc:
+    except (CliError, unix.UnixError, OSError) as exc:
         report(f"error {exc}")
         log.error("%s", exc)
         return 2

@@ -4,20 +4,16 @@ from __future__ import annotations
 
 import getpass
 import json
-import os
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Sequence
 
-from platformdirs import user_config_dir, user_data_dir
-
 from pokeroulette_tui.bots import LEVELS
 from pokeroulette_tui.engine.rules import PRESETS, RuleError, RuleSet
+from pokeroulette_tui.paths import APP, config_dir, config_home, data_dir, data_home  # noqa: F401
 
 # Up to the start screen this module loads no more of the engine than the rules: the table,
 # the game and the save code load when a table is dealt or a saved one is found.
-
-APP = "pokeroulette"
 
 MAX_NAME = 24
 """Longest player name (the engine's ``engine.game.MAX_NAME``, a test keeps them equal)."""
@@ -27,35 +23,11 @@ MAX_NAME = 24
 class SeatChoice:
     """Who sits in a seat of a table not dealt yet: a name, and a bot level or None for a
     person. The same two fields as :class:`pokeroulette_tui.table.SeatConfig`, which a
-    table is dealt with (:func:`pokeroulette_tui.ui.launch.new_session` turns these into
+    table is dealt with (:func:`pokeroulette_tui.ui.tables.new_session` turns these into
     those); this one loads without the engine."""
 
     name: str
     bot: str | None = None
-
-
-def _config_home() -> Path:
-    home = os.environ.get("POKEROULETTE_HOME")
-    return Path(home) / "config" if home else Path(user_config_dir(APP))
-
-
-def _data_home() -> Path:
-    home = os.environ.get("POKEROULETTE_HOME")
-    return Path(home) / "data" if home else Path(user_data_dir(APP))
-
-
-def config_dir() -> Path:
-    """Per-user config folder (``$POKEROULETTE_HOME/config`` when that is set), owner-only."""
-    from pokeroulette_tui.engine.save import private_dir
-
-    return private_dir(_config_home())
-
-
-def data_dir() -> Path:
-    """Per-user data folder for autosaves, logs and the jackpot, owner-only (0700)."""
-    from pokeroulette_tui.engine.save import private_dir
-
-    return private_dir(_data_home())
 
 
 def autosave_path() -> Path:
@@ -68,7 +40,7 @@ def settings_path() -> Path:
 
 def autosave_exists() -> bool:
     """True if there is an autosave to look at (without making any folder)."""
-    return (_data_home() / "autosave.json").exists()
+    return (data_home() / "autosave.json").exists()
 
 
 def default_bot_level() -> str:
@@ -222,7 +194,7 @@ class AppConfig:
     def load(cls) -> "AppConfig":
         """The saved settings, or defaults if there are none or the file is damaged."""
         try:  # read where settings_path() is, without making the folder for it
-            data = json.loads((_config_home() / "settings.json").read_text(encoding="utf-8"))
+            data = json.loads((config_home() / "settings.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return cls()
         if not isinstance(data, dict):

@@ -288,7 +288,7 @@ class LobbyApp(PokerApp):
         self.info = list(info)
 
     def open_table(self, session: Session):
-        if isinstance(session, RemoteSession) and not session.game_started:
+        if session.has_lobby and not session.game_started:
             self.session = session
             return self.push_screen(LobbyScreen(session, info=self.info))
         return super().open_table(session)

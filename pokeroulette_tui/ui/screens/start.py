@@ -13,7 +13,7 @@ from textual.widgets import Button, Static
 
 from pokeroulette_tui.engine.rules import PRESET_NOTES
 from pokeroulette_tui.ui.config import LaunchOptions, TableSetup
-from pokeroulette_tui.ui.launch import (
+from pokeroulette_tui.ui.tables import (
     Autosave,
     TablePreload,
     app_config,
@@ -167,20 +167,20 @@ class StartScreen(Screen[None]):
 
     def _open(self, session: Session, then: Callable[[], None] | None = None) -> None:
         """Sit down at ``session``; ``then`` runs after the table's first frame (at once if
-        the app cannot tell when that is)."""
-        from pokeroulette_tui.ui.app import PokerApp
-
+        the app opened no screen over this one)."""
         open_table = getattr(self.app, "open_table", None)
         if open_table is None:  # pragma: no cover - every app of this package has one
             self.notify("This app cannot open a table.", severity="error")
             return
         self._playing = True
-        if then is not None and isinstance(self.app, PokerApp):
-            self.app.open_table(session, then=then)
-            return
-        if then is not None:
-            then()
         open_table(session)
+        if then is None:
+            return
+        table = self.app.screen  # pushed at once: the table screen, unless nothing was opened
+        if table is self:
+            then()
+        else:
+            table.call_after_refresh(then)
 
     # -- handlers -------------------------------------------------------------------------
     @on(Button.Pressed, "#resume")

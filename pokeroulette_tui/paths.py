@@ -1,0 +1,47 @@
+"""Where the program keeps its files: the per-user config and data folders.
+
+Below every layer but the engine (standard library and platformdirs; the engine's
+``private_dir`` when a folder is made), so that the screens, the network glue and the
+command line find the same folders without importing each other.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+APP = "pokeroulette"
+
+
+def config_home() -> Path:
+    """The config folder, not made: ``$POKEROULETTE_HOME/config`` when that is set."""
+    home = os.environ.get("POKEROULETTE_HOME")
+    if home:
+        return Path(home) / "config"
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir(APP))
+
+
+def data_home() -> Path:
+    """The data folder, not made: ``$POKEROULETTE_HOME/data`` when that is set."""
+    home = os.environ.get("POKEROULETTE_HOME")
+    if home:
+        return Path(home) / "data"
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir(APP))
+
+
+def config_dir() -> Path:
+    """Per-user config folder (``$POKEROULETTE_HOME/config`` when that is set), owner-only."""
+    from pokeroulette_tui.engine.save import private_dir
+
+    return private_dir(config_home())
+
+
+def data_dir() -> Path:
+    """Per-user data folder for autosaves, logs and the jackpot, owner-only (0700)."""
+    from pokeroulette_tui.engine.save import private_dir
+
+    return private_dir(data_home())

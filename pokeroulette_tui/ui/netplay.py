@@ -1,0 +1,48 @@
+"""``pokeroulette host`` and ``pokeroulette join`` at the terminal: the lobby, then the table.
+
+The network side (flags, the served table, the session) is :mod:`pokeroulette_tui.net.launch`;
+this module only runs the screens on top of it. The screens load when they are shown, so
+``host --headless`` or a mistaken flag never loads Textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.net import launch
+
+
+def run_host(args: argparse.Namespace, rules: RuleSet) -> int:
+    """``pokeroulette host``: serve a table, and sit at it unless ``--headless``."""
+    return launch.run_host(args, rules, play=play_hosted)
+
+
+def play_hosted(args: argparse.Namespace, rules: RuleSet, password: str | None) -> int:
+    """The host sits at the table, which runs in a process of its own: the lobby, then the
+    table; when the screen closes the table stops, unless others still play at it."""
+    from pokeroulette_tui.ui.config import AppConfig
+    from pokeroulette_tui.ui.screens.lobby import LobbyApp
+
+    hosted = launch.serve_and_sit(args, rules, password)
+    for line in hosted.banner:
+        launch.say(line)
+    app = LobbyApp(AppConfig.load(), hosted.session, info=hosted.banner)
+    try:
+        app.run()
+    finally:
+        hosted.after_screen()
+    return app.return_code or 0
+
+
+def run_join(args: argparse.Namespace) -> int:
+    """``pokeroulette join HOST[:PORT] --name NAME`` (TCP), or ``join @LOGIN`` /
+    ``join --unix PATH`` (a table on this machine): the lobby, then the table."""
+    session, info = launch.join_session(args)  # a mistake is told before any screen
+    from pokeroulette_tui.ui.config import AppConfig
+    from pokeroulette_tui.ui.screens.lobby import LobbyApp
+
+    launch.log_to(launch.private_log("join.log"))
+    app = LobbyApp(AppConfig.load(), session, info=info)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,222 @@
+"""From a setup or the autosave to a session: new and resumed tables, the autosave, the preload.
+
+The start screen's helpers. Up to the start screen nothing here loads the engine beyond its
+rules: the table, the session and the save code are imported when a saved game is found or
+a table is dealt (and, while the start screen waits for a key, in the background:
+:class:`TablePreload`).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pokeroulette_tui.bots import LEVELS
+from pokeroulette_tui.engine.rules import PRESETS, RuleSet  # noqa: F401 - RuleSet: the doctests
+from pokeroulette_tui.ui.config import AppConfig, TableSetup, autosave_exists, autosave_path
+
+if TYPE_CHECKING:
+    from pokeroulette_tui.session import LocalSession
+    from pokeroulette_tui.table import Table
+
+VARIANT_NAMES = {"roulette": "Poker Roulette", "draw": "five-card draw"}
+
+
+# -- the autosave ---------------------------------------------------------------------------
+
+@dataclass
+class Autosave:
+    """What the start screen found in the autosave: a table to resume and/or a problem."""
+
+    table: Table | None = None
+    problem: str = ""            # why a save could not be used, in plain words
+    kept_as: Path | None = None  # where the unusable file was moved
+
+
+def read_autosave(path: Path | None = None) -> Autosave:
+    """Load the autosave if there is one. A damaged file is moved aside (never deleted) and
+    reported; the save of a finished game, or of one every player at this terminal left, is
+    cleared. Never raises."""
+    if path is None and not autosave_exists():
+        return Autosave()
+    path = path or autosave_path()
+    if not path.exists():
+        return Autosave()
+    from pokeroulette_tui.engine.save import SaveError
+    from pokeroulette_tui.engine.state import LEFT
+    from pokeroulette_tui.table import Table
+
+    try:
+        table = Table.resume(path)
+        if len(table.seats) != len(table.state.seats):
+            raise SaveError(f"{path} is damaged: it lists {len(table.seats)} seats for "
+                            f"{len(table.state.seats)} players")
+    except SaveError as exc:
+        problem = str(exc)
+    except Exception as exc:  # noqa: BLE001 - a save from another version, a bot level gone …
+        problem = f"{path} cannot be resumed ({type(exc).__name__}: {str(exc)[:100]})"
+    else:
+        humans = table.human_seats
+        everyone_left = bool(humans) and all(table.state.seats[i].status == LEFT for i in humans)
+        if table.state.game_over or everyone_left:  # nothing left to resume
+            clear_autosave(path)
+            return Autosave()
+        return Autosave(table=table)
+    kept = set_aside(path)
+    return Autosave(problem=problem, kept_as=kept)
+
+
+def set_aside(path: Path) -> Path | None:
+    """Rename an unusable save to ``<name>.corrupt-<timestamp>``; None if even that fails."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    try:
+        path.replace(target)
+    except OSError:
+        return None
+    return target
+
+
+def clear_autosave(path: Path | None = None) -> None:
+    """Forget the saved game (call when a game is over). Missing files are fine."""
+    try:
+        (path or autosave_path()).unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def describe_save(table: Table) -> str:
+    """One line for the resume offer: the hand and who is playing, with their score.
+
+    >>> from pokeroulette_tui.table import SeatConfig, Table
+    >>> t = Table.create(RuleSet(), [SeatConfig("You"), SeatConfig("Bo", "random"),
+    ...                              SeatConfig("Cy", "random")], seed=1)
+    >>> describe_save(t)
+    'Poker Roulette, before the first deal; players: You 100, Bo 100, Cy 100 chips'
+    """
+    from pokeroulette_tui.engine.state import LEFT, OUT
+
+    state = table.state
+    rules = state.rules
+    when = f"hand {state.hand_no}" if state.hand_no else "before the first deal"
+    parts = []
+    for seat in state.seats:
+        score = ""
+        if rules.scoring == "forfeit":
+            score = f" {seat.tokens}"
+        elif rules.uses_chips:
+            score = f" {seat.chips}"
+        status = " (out)" if seat.status == OUT else " (left)" if seat.status == LEFT else ""
+        parts.append(f"{seat.name}{score}{status}")
+    unit = f" {rules.token_name}" if rules.scoring == "forfeit" else " chips" if rules.uses_chips else ""
+    return f"{VARIANT_NAMES.get(rules.variant, rules.variant)}, {when}; players: {', '.join(parts)}{unit}"
+
+
+# -- tables and sessions --------------------------------------------------------------------
+
+def describe_seats(setup: TableSetup) -> str:
+    """``You, Bot 1 (simple bot), …`` for the start screen."""
+    return ", ".join(s.name if s.bot is None else f"{s.name} ({s.bot} bot)" for s in setup.seats)
+
+
+def preset_label(setup: TableSetup) -> str:
+    """The preset name, marked when options were changed from it."""
+    base = PRESETS.get(setup.preset)
+    if base is None or base == setup.rules:
+        return setup.preset
+    changed = [k for k, v in setup.rules.to_dict().items() if getattr(base, k) != v]
+    return f"{setup.preset}, changed: {', '.join(changed)}"
+
+
+def remember(config: AppConfig, setup: TableSetup) -> None:
+    """Keep the table for next time (``AppConfig.last_setup``)."""
+    config.last_setup = setup.to_dict()
+    config.save()
+
+
+def new_session(setup: TableSetup, config: AppConfig, *, save_now: bool = True) -> LocalSession:
+    """A fresh table for ``setup``; with autosave on it replaces any older autosave at once
+    (``save_now``), or when :func:`first_save` is called: the caller calls it before any
+    action is applied (should an action come first, the table saves itself with it anyway).
+
+    Raises RuleError if the seats do not fit the rules (the screens check that first).
+    """
+    from pokeroulette_tui.session import LocalSession
+    from pokeroulette_tui.table import SeatConfig, Table
+
+    path = autosave_path() if config.autosave else None
+    seats = [SeatConfig(name=s.name, bot=s.bot) for s in setup.seats]
+    table = Table.create(setup.rules, seats, seed=setup.seed, save_path=path)
+    session = LocalSession(table, delay=config.delay)
+    if save_now:
+        first_save(session)
+    return session
+
+
+def first_save(session: LocalSession) -> None:
+    """Write a new table's first checkpoint (it replaces any older autosave)."""
+    table = session.table
+    if table.save_path is None or table.actions:
+        return  # no autosave, or the table has saved itself with its first action
+    try:
+        table.autosave()
+    except OSError:
+        table.save_path = None  # cannot save here: play on without an autosave
+
+
+def resume_session(table: Table, config: AppConfig) -> LocalSession:
+    """Carry on a resumed table exactly where it stopped."""
+    from pokeroulette_tui.session import LocalSession
+
+    return LocalSession(table, delay=config.delay)
+
+
+class TablePreload:
+    """Imports what dealing a table needs (the table screen, the engine, the session, the
+    setup's bot levels) in a background thread, while the start screen waits for a key.
+
+    :meth:`wait` before dealing: the imports are then done (or, should the thread have
+    failed, are left to the import statements where they are needed).
+    """
+
+    def __init__(self, setup: TableSetup) -> None:
+        self._levels = sorted({s.bot for s in setup.seats if s.bot is not None})
+        self._thread = threading.Thread(target=self._run, name="table-preload", daemon=True)
+
+    def start(self) -> "TablePreload":
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            import pokeroulette_tui.session  # noqa: F401
+            import pokeroulette_tui.table  # noqa: F401
+            import pokeroulette_tui.ui.screens.table  # noqa: F401
+
+            for level in self._levels:
+                LEVELS.get(level)
+        except Exception:  # noqa: BLE001 - the imports are tried again where needed
+            pass
+
+    def wait(self, timeout: float = 10.0) -> None:
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+
+def app_config(app: Any) -> AppConfig:
+    """The running app's AppConfig (loaded from disk if the app has none)."""
+    config = getattr(app, "config", None)
+    if not isinstance(config, AppConfig):
+        config = AppConfig.load()
+        try:
+            app.config = config
+        except AttributeError:  # pragma: no cover - an app that refuses attributes
+            pass
+    return config

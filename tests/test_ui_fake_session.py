@@ -1,0 +1,101 @@
+"""The table screen against a FakeSession: it shows what the session serves, sends keys up as
+actions, and follows the updates pushed to it (nothing plays behind the screen)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fake_session import FakeSession
+from pokeroulette_tui.engine.actions import Call, Check
+from pokeroulette_tui.engine.events import redact_all
+from pokeroulette_tui.engine.rules import PRESETS
+from pokeroulette_tui.session import Update
+from pokeroulette_tui.table import SeatConfig, Table
+from pokeroulette_tui.ui.widgets.log import EventLog
+from ui_pilot import SIZE, app_for, passive_step, press, screen_text, step, table_screen
+
+SEATS = [("Ana", None), ("Bo", "random"), ("Cy", "random")]
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
+
+
+def to_human_turn(table: Table) -> list:
+    """Play passively until a human is to act; the events that happened on the way."""
+    def flat() -> list:
+        return [e for hand in table.history for e in hand]
+
+    seen = len(flat())
+    for _ in range(5000):
+        if table.waiting_for_human() is not None:
+            return flat()[seen:]
+        passive_step(table)
+    raise AssertionError("no human was ever to act")
+
+
+def log_text(app) -> str:
+    log = table_screen(app).query_one(EventLog)
+    return "\n".join("".join(seg.text for seg in strip) for strip in log.lines)
+
+
+def table_at_turn(seed: int = 1) -> Table:
+    table = Table.create(PRESETS["classic"], [SeatConfig(n, b) for n, b in SEATS], seed=seed)
+    to_human_turn(table)
+    return table
+
+
+async def test_the_screen_shows_the_served_views_and_starts_the_session():
+    table = table_at_turn()
+    session = FakeSession.of_table(table)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await step(pilot)
+        screen = table_screen(app)
+        assert session.started
+        assert screen.view == session.views[0] and screen.view.my_turn
+        assert {None, 0} <= set(session.views_asked)
+        text = screen_text(app)
+        assert all(name in text for name, _ in SEATS)
+    assert session.closed and session.acts == []
+
+
+async def test_the_table_screen_follows_a_pushed_update():
+    table = table_at_turn()
+    session = FakeSession.of_table(table)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await step(pilot)
+        screen = table_screen(app)
+        before = screen.view
+        # the table moves on elsewhere: Ana checks, the match card is turned, bots check
+        passive_step(table)
+        events = to_human_turn(table)
+        assert events and not any(e.kind == "hand_over" for e in events)
+        session.push(Update(events=tuple(redact_all(events, 0)), note="Bo is back"),
+                     views=FakeSession.views_of(table))
+        await step(pilot)
+        await step(pilot)
+        assert screen.view == table.view(0) and screen.view != before
+        assert events[-1].text in log_text(app)
+        assert "Bo is back" in [n.message for n in app._notifications]
+        # the session ends: the screen says so and stops reading
+        session.push(Update(closed=True))
+        await step(pilot)
+        assert "The table has closed." in [n.message for n in app._notifications]
+
+
+async def test_keys_become_actions_sent_to_the_session():
+    session = FakeSession.of_table(table_at_turn())
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await step(pilot)
+        await press(pilot, "c")
+        assert len(session.acts) == 1
+        action = session.acts[0]
+        assert isinstance(action, (Check, Call)) and action.seat == 0
+        session.refuse = "the table moved on"
+        await press(pilot, "c")
+        assert len(session.acts) == 1
+        assert any("the table moved on" in n.message for n in app._notifications)
