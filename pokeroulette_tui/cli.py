@@ -115,6 +115,13 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--result-pause", type=float, default=None, metavar="SECONDS",
                       help="after each hand, the result is shown this long before the next "
                            "deal (default 4)")
+    host.add_argument("--start-countdown", type=float, default=None, metavar="SECONDS",
+                      help="with --headless: once everyone seated is ready, the game starts "
+                           "this much later, unless someone joins (default 10; the table's "
+                           "leader can start at once)")
+    host.add_argument("--lobby-timeout", type=float, default=None, metavar="MINUTES",
+                      help="close a lobby whose game has not started after this long "
+                           "(default 60; 0 = never)")
 
     join = sub.add_parser("join", help="join a table: @LOGIN on this machine, or HOST[:PORT]")
     join.add_argument("address", nargs="?", default=None, metavar="@LOGIN | HOST[:PORT]")

@@ -33,3 +33,45 @@ async def test_a_spectating_client_keeps_a_bounded_history():
     assert len(hist) == C.HISTORY_HANDS and [len(h) for h in hist] == [3] * C.HISTORY_HANDS
     assert hist[-1][0].hand_no == 399 and hist[0][0].hand_no == 399 - C.HISTORY_HANDS + 1
     assert s._updates.qsize() > 0  # (the screen drains these; nothing else grows)
+
+
+async def test_older_hands_arrive_in_pages_before_the_ones_kept():
+    lobby, _ = _state_message()
+    s = RemoteSession("127.0.0.1", 1, "Watcher", spectate=True)
+    assert s._handle(lobby)
+    event = {"kind": "check", "text": "Ana checks", "seat": 0, "cards": [], "amount": 0,
+             "private": False, "public_text": "", "hand_no": 1}
+    s._handle({"type": "history", "page": False, "more": True, "first": 9,
+               "hands": [[{**event, "hand_no": n}] for n in (9, 10)]})
+    assert s.history_more and [h[0].hand_no for h in s.history()] == [9, 10]
+    sent = []
+
+    async def send(msg):
+        sent.append(msg)
+
+    s._send = send
+    await s.more_history()
+    assert sent == [{"type": "history", "before": 9}]
+    s._handle({"type": "history", "page": True, "more": False, "first": 4,
+               "hands": [[{**event, "hand_no": n}] for n in range(4, 9)]})
+    assert [h[0].hand_no for h in s.history()] == list(range(4, 11)) and not s.history_more
+    await s.more_history()
+    assert len(sent) == 1  # nothing older to ask for
+
+
+async def test_a_quiet_watcher_pings_and_is_not_closed_as_idle():
+    import asyncio
+
+    from net_helpers import Served
+
+    async with Served(RuleSet(suit_order="SHDC"), spectator_idle=0.6) as srv:
+        quiet = RemoteSession("127.0.0.1", srv.port, "Quiet", spectate=True, reconnect=False)
+        quiet.keepalive = 0.1
+        silent = RemoteSession("127.0.0.1", srv.port, "Silent", spectate=True, reconnect=False)
+        silent.keepalive = 3600
+        await quiet.connect()
+        await silent.connect()
+        await asyncio.sleep(1.5)
+        assert quiet.connected and not silent.connected
+        await quiet.close()
+        await silent.close()

@@ -115,13 +115,26 @@ class RemoteSession(Session):
         self._closing = False
         self._closed = False
         self._started = asyncio.Event()
+        self._alive: asyncio.Task[None] | None = None
+        self.keepalive = 60.0  # seconds between pings
+        self.history_more = False  # the host has older hands (ask with more_history())
 
     # -- connecting -----------------------------------------------------------------
     async def connect(self) -> dict[str, Any]:
         """Open the connection and say hello; raises ConnectError with the reason."""
         welcome = await self._open()
         self._task = asyncio.create_task(self._read_loop(), name="remote-session")
+        self._alive = asyncio.create_task(self._keep_alive(), name="remote-keepalive")
         return welcome
+
+    async def _keep_alive(self) -> None:
+        """A ping now and then, so the host knows a quiet watcher is still there (it closes
+        spectators that say nothing for minutes)."""
+        while not self._closing:
+            await asyncio.sleep(self.keepalive)
+            if self.connected:
+                with contextlib.suppress(IllegalAction):
+                    await self._send({"type": "ping"})
 
     @property
     def address(self) -> str:
@@ -298,8 +311,11 @@ class RemoteSession(Session):
                 self.local_seats = () if self.seat is None else (self.seat,)
             self._lobby_q.put_nowait(msg)
         elif kind == "history":
-            self._history = [[Event.from_dict(e) for e in hand]
-                             for hand in msg["hands"][-HISTORY_HANDS:]]
+            hands = [[Event.from_dict(e) for e in hand] for hand in msg["hands"]]
+            if msg.get("page"):  # older hands, asked for: before what we have
+                hands = hands + self._history
+            self._history = hands[-HISTORY_HANDS:]
+            self.history_more = bool(msg.get("more")) and len(hands) <= HISTORY_HANDS
         elif kind == "chat":
             self.chat_lines = self.chat_lines[-199:] + [msg]
             who = str(msg.get("name", "?")) + (" (watching)" if msg.get("spectator") else "")
@@ -412,9 +428,17 @@ class RemoteSession(Session):
     async def start(self) -> None:
         """Nothing to do: the host starts a network game from the lobby."""
 
+    async def more_history(self) -> None:
+        """Ask the host for older hands (they arrive as a ``history`` page)."""
+        first = next((hand[0].hand_no for hand in self._history if hand), None)
+        if first is not None and self.history_more:
+            await self._send({"type": "history", "before": first})
+
     async def close(self) -> None:
         """Disconnect; the seat is held on the server and can be taken back with the token."""
         self._closing = True
+        if self._alive is not None and self._alive is not asyncio.current_task():
+            self._alive.cancel()
         self._lost()
         if self._task is not None and self._task is not asyncio.current_task():
             await reap(self._task)

@@ -141,13 +141,22 @@ def host_config(args: argparse.Namespace, rules: RuleSet,
     pause = 4.0 if pause is None else pause
     if not 0 <= pause <= 60:
         raise CliError("--result-pause must be between 0 and 60 seconds")
+    countdown = getattr(args, "start_countdown", None)
+    countdown = 10.0 if countdown is None else countdown
+    if not 0 <= countdown <= 600:
+        raise CliError("--start-countdown must be between 0 and 600 seconds")
+    lobby = getattr(args, "lobby_timeout", None)
+    lobby = 60.0 if lobby is None else lobby
+    if not 0 <= lobby <= 7 * 24 * 60:
+        raise CliError("--lobby-timeout must be between 0 (never) and 10080 minutes")
     if password is not None and not 0 < len(password) <= P.MAX_PASSWORD:
         raise CliError(f"the password must be 1 to {P.MAX_PASSWORD} characters")
     save = getattr(args, "save", None)
     config = HostConfig(rules=rules, password=password or None, seed=getattr(args, "seed", None),
                         save_path=Path(save) if save else None, turn_timeout=args.turn_timeout,
                         delay=delay, hand_pause=pause, bots=args.bots,
-                        bot_level=level, headless=bool(args.headless))
+                        bot_level=level, headless=bool(args.headless),
+                        start_countdown=countdown, lobby_timeout=lobby * 60)
     if getattr(args, "unix", None) is not None:
         owner = unix.account_of(os.geteuid())
         config.owner_uid = owner.uid
