@@ -247,7 +247,7 @@ def test_rule_4_side_pots_all_in_players_win_at_most_what_they_matched():
     play(g, Check(seat=0))
     assert g.phase == "hand_over"
     assert [g.seats[i].chips for i in range(4)] == [100 - 61, 40, 60, 100 - 61 + 62]
-    assert [p["winners"] for p in g.result["pots"]] == [[1], [2], [3]]
+    assert [p.winners for p in g.result.pots] == [(1,), (2,), (3,)]
     assert sum(s.chips for s in g.seats) == g.total_chips
 
 
@@ -266,8 +266,8 @@ def test_rule_4_odd_chip_to_the_winner_nearest_clockwise_from_the_button():
     g = game(3, preset="draw", scoring="chips")
     deal_draw(g, {1: "2c 4d 6h 8s Tc", 2: "Ah Kh 9d 7c 3s", 0: "As Kd 9c 7h 3d"})
     stand_pat(g)
-    assert g.result["winners"] == [0, 2]
-    assert g.result["pots"][0]["shares"] == {"2": 2, "0": 1}
+    assert g.result.winners == (0, 2)
+    assert g.result.pots[0].shares == {2: 2, 0: 1}
     assert [s.chips for s in g.seats] == [100, 99, 101]
 
 
@@ -275,7 +275,7 @@ def test_rule_4_odd_chip_seat_left_of_button_before_later_seats():
     g = game(3, preset="draw", scoring="chips")
     deal_draw(g, {1: "Ah Kh 9d 7c 3s", 2: "2c 4d 6h 8s Tc", 0: "As Kd 9c 7h 3d"})
     stand_pat(g)
-    assert g.result["pots"][0]["shares"] == {"1": 2, "0": 1}
+    assert g.result.pots[0].shares == {1: 2, 0: 1}
 
 
 @pytest.mark.parametrize("button,winners,expected", [

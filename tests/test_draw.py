@@ -205,7 +205,7 @@ def test_rule_3_betting_before_and_after_the_draw_when_on():
     assert g.phase == "betting" and g.betting_round == "post_draw" and g.to_act == 1
     for seat in (1, 2, 0):
         play(g, Check(seat=seat))
-    assert g.phase == "hand_over" and not g.result["by_fold"]
+    assert g.phase == "hand_over" and not g.result.by_fold
 
 
 def test_rule_3_player_alone_after_folds_wins_without_showing():
@@ -215,7 +215,7 @@ def test_rule_3_player_alone_after_folds_wins_without_showing():
     play(g, Fold(seat=2))
     events = play(g, Fold(seat=0))
     assert "show" not in kinds(events)
-    assert g.result["by_fold"] and g.result["winners"] == [1] and g.result["hands"] == {}
+    assert g.result.by_fold and g.result.winners == (1,) and g.result.hands == ()
     assert not g.seats[1].shown
     for viewer in (None, 0, 2):
         assert view_for(g, viewer).players[1].hand == (None,) * 5
@@ -238,8 +238,8 @@ def test_rule_3_showdown_no_wild_cards_suits_do_not_break_ties():
     deal_draw(g, {1: "Ah Kh 9d 7c 3s", 2: "As Kd 9c 7h 3d", 0: "2c 4d 6h 8s Tc"})
     for seat in (1, 2, 0):
         play(g, Discard(seat=seat, indices=()))
-    assert g.result["winners"] == [1, 2]
-    assert "split" in g.result["pots"][0]["why"]
+    assert g.result.winners == (1, 2)
+    assert "split" in g.result.pots[0].why
 
 
 def test_rule_3_suit_tiebreak_option_breaks_ties_by_the_suit_order():
@@ -248,8 +248,8 @@ def test_rule_3_suit_tiebreak_option_breaks_ties_by_the_suit_order():
     for seat in (1, 2, 0):
         play(g, Discard(seat=seat, indices=()))
     # clubs > diamonds > hearts > spades: the ace of hearts beats the ace of spades
-    assert g.result["winners"] == [1]
-    assert "suit" in g.result["pots"][0]["why"]
+    assert g.result.winners == (1,)
+    assert "suit" in g.result.pots[0].why
 
 
 def test_rule_3_showdown_reveals_hands_to_everyone():
@@ -289,7 +289,7 @@ def test_leave_draw_two_players_cutter_leaves_other_wins():
     g = draw_game(2)
     dealer(g)
     play(g, Leave(seat=1))
-    assert g.game_over and g.result["winners"] == [0]
+    assert g.game_over and g.result.winners == (0,)
 
 
 @pytest.mark.parametrize("leaver", [1, 2, 0])
@@ -306,7 +306,7 @@ def test_leave_draw_during_the_draw(leaver):
     assert g.discards_public.count(False) == (5 if leaver == 1 else 6)
     passive(g)
     assert g.phase == "hand_over"
-    assert str(leaver) not in g.result["hands"] and len(g.result["hands"]) == 3
+    assert g.result.hand(leaver) is None and len(g.result.hands) == 3
 
 
 def test_leave_draw_during_betting_and_between_hands():

@@ -362,7 +362,7 @@ def test_rule_2_2_9_final_betting_round_then_showdown():
     for seat in (1, 2, 0):
         play(g, Check(seat=seat))
     assert g.phase == "hand_over"
-    assert g.result is not None and not g.result["by_fold"]
+    assert g.result is not None and not g.result.by_fold
 
 
 def test_rule_2_2_9_each_round_betting_still_ends_with_a_final_round():
@@ -426,7 +426,7 @@ def test_leave_roulette_while_dealt(leaver):
     assert g.seats[leaver].stock == [] and g.seats[leaver].folded
     assert g.discards_public.count(False) == 3  # stock card and two face-down actives
     passive(g)
-    assert g.phase == "hand_over" and leaver not in g.result["winners"]
+    assert g.phase == "hand_over" and leaver not in g.result.winners
 
 
 @pytest.mark.parametrize("leaver", [1, 2, 0])
@@ -474,7 +474,7 @@ def test_leave_roulette_stock_to_active_chooser_on_turn_and_waiting():
     play(g, MoveStockToActive(seat=2, index=None))
     play(g, Leave(seat=0))  # the last chooser leaves: the hand ends, seat 2 wins
     _assert_ok(g)
-    assert g.game_over and g.result["winners"] == [2]
+    assert g.game_over and g.result.winners == (2,)
 
 
 def test_leave_roulette_while_matched_and_between_hands():
@@ -500,7 +500,7 @@ def test_leave_roulette_when_one_live_player_remains_they_win_the_pot():
     play(g, StartHand())
     play(g, Leave(seat=0))
     events = play(g, Leave(seat=1))
-    assert g.result["by_fold"] and g.result["winners"] == [2]
+    assert g.result.by_fold and g.result.winners == (2,)
     assert "show" not in kinds(events)
     assert g.game_over  # one player is left at the table
     assert g.seats[2].chips == 102  # 99 after the ante, plus the pot of 3

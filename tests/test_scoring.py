@@ -44,35 +44,35 @@ def stocks_with(n, **by_seat):
 
 def test_rule_2_4_jokers_in_the_stock_are_wild():
     g, _ = showdown(3, stocks_with(3, s1="* Ah Ad", s2="Kh Kd Kc"))
-    assert g.result["winners"] == [1]
-    assert g.result["hands"]["1"]["name"] == "three of a kind, aces"
+    assert g.result.winners == (1,)
+    assert g.result.hand(1).name == "three of a kind, aces"
 
 
 def test_rule_2_4_jokers_removed_option():
     g, _ = showdown(3, stocks_with(3, s1="* Ah Ad", s2="Kh Kd Kc"), jokers_at_end="removed")
-    assert g.result["winners"] == [2]
-    assert g.result["hands"]["1"]["name"] == "pair of aces"
+    assert g.result.winners == (2,)
+    assert g.result.hand(1).name == "pair of aces"
 
 
 @pytest.mark.parametrize("option,winner", [("high", 1), ("as_four", 2)])
 def test_rule_2_4_five_of_a_kind_option(option, winner):
     g, _ = showdown(3, stocks_with(3, s1="9s 9h 9d 9c *", s2="Ah Kh Qh Jh Th"),
                     five_of_a_kind=option)
-    assert g.result["winners"] == [winner]
+    assert g.result.winners == (winner,)
 
 
 def test_rule_2_4_short_stock_plays_all_its_cards_best_five_of_a_big_one():
     g, _ = showdown(3, stocks_with(3, s1="Ks Kd 2c 3c", s2="As", s0="Qs Qd Qh 7c 7d 2s 3s 4s"))
-    assert g.result["winners"] == [0]
-    assert g.result["hands"]["0"]["name"] == "full house, queens over sevens"
-    assert len(g.result["hands"]["0"]["cards"]) == 5
-    assert g.result["hands"]["2"]["cards"] == ["As"]
+    assert g.result.winners == (0,)
+    assert g.result.hand(0).name == "full house, queens over sevens"
+    assert len(g.result.hand(0).cards) == 5
+    assert [c.text for c in g.result.hand(2).cards] == ["As"]
 
 
 @pytest.mark.parametrize("order,winner", [("SHDC", 2), ("HSDC", 1)])
 def test_rule_2_4_suit_tiebreak_by_the_agreed_order(order, winner):
     g, events = showdown(3, stocks_with(3, s1="Ah Kd", s2="As Kc"), suit_order=order)
-    assert g.result["winners"] == [winner]
+    assert g.result.winners == (winner,)
     why = {"SHDC": "A♠ outranks A♥ (spades over hearts)", "HSDC": "A♥ outranks A♠ (hearts over spades)"}
     assert why[order] in next(e.text for e in events if e.kind == "pot_won")
 
@@ -83,21 +83,21 @@ def test_rule_2_4_suit_tiebreak_uses_the_drawn_order():
     play(g, StartHand())
     assert g.suit_order == "HCSD"
     roulette_to_showdown(g, stocks_with(3, s1="Ah Kd", s2="As Kc"))
-    assert g.result["winners"] == [1]  # hearts rank above spades at this table
+    assert g.result.winners == (1,)  # hearts rank above spades at this table
 
 
 def test_rule_2_4_joker_suit_counts_below_every_natural_suit():
     """Two decks: Ks + joker (a pair of kings) loses to Ks Kc on the second card's suit."""
     g, events = showdown(6, stocks_with(6, s1="Ks *", s2="Ks Kc"))
-    assert g.result["winners"] == [2]
+    assert g.result.winners == (2,)
     # the explanation names the real reason (it used to say "clubs over hearts")
     assert "K♣ outranks ★ (clubs over joker)" in next(e.text for e in events if e.kind == "pot_won")
 
 
 def test_rule_2_4_equal_hands_split_the_pot():
     g, events = showdown(6, stocks_with(6, s1="As Kd", s2="As Kd"))
-    assert g.result["winners"] == [1, 2]
-    assert g.result["pots"][0]["shares"] == {"1": 3, "2": 3}
+    assert g.result.winners == (1, 2)
+    assert g.result.pots[0].shares == {1: 3, 2: 3}
     assert "split" in next(e.text for e in events if e.kind == "pot_won")
 
 
@@ -179,7 +179,7 @@ def test_rule_5_forfeit_weakest_hand_loses_one_named_token():
     assert [s.tokens for s in g.seats] == [6, 5, 6]
     lost = next(e for e in events if e.kind == "token_lost")
     assert lost.seat == 1 and "items" in lost.text
-    assert g.result["token_losers"] == [1]
+    assert g.result.token_losers == (1,)
 
 
 def test_rule_5_forfeit_tie_replay_deciding_hand_among_tied_only():
@@ -235,7 +235,7 @@ def test_rule_5_forfeit_most_chips_lost():
     stand_pat(g)
     play(g, Check(seat=1))
     play(g, Check(seat=0))
-    assert g.result["winners"] == [0]
+    assert g.result.winners == (0,)
     # seat 1 lost 11, seat 2 lost its ante of 1
     assert [s.tokens for s in g.seats] == [6, 5, 6]
 
@@ -273,7 +273,7 @@ def test_rule_5_forfeit_hand_ends_when_all_but_one_fold():
     play(g, PlaceBet(seat=1, amount=5))
     play(g, Fold(seat=2))
     events = play(g, Fold(seat=0))
-    assert g.result["by_fold"] and "show" not in kinds(events)
+    assert g.result.by_fold and "show" not in kinds(events)
     assert [s.tokens for s in g.seats] == [5, 6, 5]
 
 

@@ -206,15 +206,23 @@ def test_parse_amount_messages():
 
 
 def test_hand_result_from_events_marks_winner_and_made_cards():
+    from pokeroulette_tui.engine.events import HandOver, HandShown, PotWon
+    from pokeroulette_tui.engine.result import HandResult as Decided, ShownHand
+
     g = dealt()
     v = view_for(g, None)
     events = [
-        Event("show", "Ana shows pair of aces", seat=0, cards=tuple(parse_cards("As Ah 2c 7d"))),
-        Event("show", "Bo shows king high", seat=1, cards=tuple(parse_cards("Kd 3c"))),
-        Event("pot_won", "Ana wins the pot of 6 with pair of aces", seat=0, amount=6),
-        Event("hand_over", "Hand 1 is over", hand_no=1),
+        HandShown("Ana shows pair of aces", seat=0, cards=tuple(parse_cards("As Ah 2c 7d"))),
+        HandShown("Bo shows king high", seat=1, cards=tuple(parse_cards("Kd 3c"))),
+        PotWon("Ana wins the pot of 6 with pair of aces", seat=0, amount=6),
+        HandOver("Hand 1 is over", hand_no=1),
     ]
-    res = HandResult.from_events(events, v)
+    decided = Decided(hand_no=1, by_fold=False, winners=(0,), hands=(  # as the engine decides
+        ShownHand(0, tuple(parse_cards("As Ah 7d 2c")), "pair of aces", "PAIR",
+                  shown=tuple(parse_cards("As Ah 2c 7d")), place=1),
+        ShownHand(1, tuple(parse_cards("Kd 3c")), "king high", "HIGH_CARD",
+                  shown=tuple(parse_cards("Kd 3c")), place=2)))
+    res = HandResult.from_events(events, v, decided)
     assert res.is_showdown and res.winners == {0}
     assert res.shown[0].hand_name == "pair of aces"
     assert res.shown[0].made == frozenset({0, 1, 2, 3})  # a stock of four plays every card
@@ -225,8 +233,10 @@ def test_hand_result_from_events_marks_winner_and_made_cards():
 
 def test_fold_only_result_is_a_note():
     g = dealt()
-    res = HandResult.from_events([Event("pot_won", "Bo wins the pot of 3 everyone else folded",
-                                        seat=1, amount=3)], view_for(g, None))
+    from pokeroulette_tui.engine.events import PotWon
+
+    res = HandResult.from_events([PotWon("Bo wins the pot of 3 everyone else folded",
+                                         seat=1, amount=3)], view_for(g, None))
     assert not res.is_showdown and "Bo wins" in res.summary()
 
 
@@ -286,11 +296,18 @@ def test_centre_wraps_a_long_suit_draw_under_itself():
 
 
 def test_joker_in_a_shown_hand_says_what_it_stands_for():
+    from pokeroulette_tui.engine.events import HandShown, PotWon
+    from pokeroulette_tui.engine.result import HandResult as Decided, ShownHand
+
     g = dealt()
     v = view_for(g, None)
-    events = [Event("show", "Ana shows", seat=0, cards=tuple(parse_cards("Js Jh *"))),
-              Event("pot_won", "Ana wins", seat=0, amount=3)]
-    res = HandResult.from_events(events, v)
+    events = [HandShown("Ana shows", seat=0, cards=tuple(parse_cards("Js Jh *"))),
+              PotWon("Ana wins", seat=0, amount=3)]
+    jacks = ShownHand(0, tuple(parse_cards("Js Jh *")), "three of a kind, jacks",
+                      "THREE_OF_A_KIND", shown=tuple(parse_cards("Js Jh *")),
+                      jokers=tuple(parse_cards("Jd")), place=1)
+    res = HandResult.from_events(events, v, Decided(hand_no=v.hand_no, by_fold=False,
+                                                    hands=(jacks,), winners=(0,)))
     assert "(★ as J" in res.shown[0].hand_name
 
 

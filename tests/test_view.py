@@ -67,8 +67,8 @@ def check_view(state, viewer, know: Knowledge, wire: bool = True) -> None:
     for seen, card, public in zip(v.discards, state.discards, state.discards_public):
         assert seen is (card if public else None)
     if v.result:
-        for seat in v.result["hands"]:
-            assert state.seats[int(seat)].shown
+        for hand in v.result.hands:
+            assert state.seats[hand.seat].shown
     if wire:  # the JSON form carries exactly the same faces
         data = json.loads(json.dumps(v.to_dict()))
         assert SeatView.from_dict(data) == v

@@ -11,6 +11,7 @@ from typing import Sequence
 from pokeroulette_tui.bots.common import draw_discards, unknown_cards
 from pokeroulette_tui.bots.equity import Equity, Tally, live_order, ranker, shuffled
 from pokeroulette_tui.engine.cards import Card
+from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.view import SeatView
 
 _PAT_WEIGHTS = (("straight", 39), ("flush", 20), ("full", 14), ("quads", 3))
@@ -151,7 +152,7 @@ def signals(view: SeatView, seat: int) -> tuple[int | None, int | None]:
     voluntary = max(0, p.contributed - rules.ante)
     if view.betting_round == "post_draw":
         return level(voluntary - p.bet), (level(p.bet) if p.bet > 0 else None)
-    if view.phase == "betting":  # before the draw: only chips put in say something yet
+    if view.phase == Phase.BETTING:  # before the draw: only chips put in say something yet
         return (level(p.bet) if p.bet > 0 else None), None
     return level(voluntary), None
 

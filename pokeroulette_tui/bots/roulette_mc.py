@@ -14,6 +14,7 @@ from pokeroulette_tui.bots.common import unknown_cards
 from pokeroulette_tui.bots.equity import Equity, Tally, live_order, ranker, shuffled
 from pokeroulette_tui.engine.cards import BY_INDEX, Card
 from pokeroulette_tui.engine.matching import resolve
+from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.view import SeatView
 
@@ -79,11 +80,12 @@ def roulette_equities(view: SeatView, rng: random.Random, samples: int,
     added0 = [bool(view.players[i].added) for i in live]
     hidden = sum(c is None for s in stocks0 + actives0 for c in s)
     deck_n = max(0, min(view.deck_count, len(pool) - hidden))
-    if view.phase == "stock_to_active":
+    if view.phase == Phase.STOCK_TO_ACTIVE:
         stage = "deal_match"
-    elif view.phase == "dealt":
+    elif view.phase == Phase.DEALT:
         stage = "resolve"
-    elif view.betting_round == "final" or view.phase in ("final", "hand_over", "game_over"):
+    elif view.betting_round == "final" or view.phase in (Phase.FINAL, Phase.HAND_OVER,
+                                                        Phase.GAME_OVER):
         stage = "over"
     else:
         stage = "cleanup"

@@ -20,6 +20,7 @@ from pokeroulette_tui.bots.common import (bet_to, call_or_check, check_or_fold, 
 from pokeroulette_tui.engine.actions import Action, Cut, MoveStockToActive
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.hands import Category
+from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.view import SeatView
 
 WEAK, MEDIUM, STRONG, MONSTER = range(4)
@@ -38,13 +39,13 @@ class SimpleBot:
         if view is None or view.me is None:
             return legal[0]
         seat = legal[0].seat
-        if view.phase == "betting":
+        if view.phase == Phase.BETTING:
             return self.bet(view, legal, tier(view))
-        if view.phase == "stock_to_active":
+        if view.phase == Phase.STOCK_TO_ACTIVE:
             return MoveStockToActive(seat=seat, index=card_to_move(hand_of(view)))
-        if view.phase == "cut":
+        if view.phase == Phase.CUT:
             return Cut(seat=seat, position=self.rng.randint(1, max(1, view.deck_count - 1)))
-        if view.phase == "draw":
+        if view.phase == Phase.DRAW:
             return discard(seat, draw_discards(hand_of(view), view.rules.max_draw))
         return legal[0]
 

@@ -14,6 +14,7 @@ from pokeroulette_tui.bots.equity import Equity
 from pokeroulette_tui.bots.roulette_mc import roulette_equities
 from pokeroulette_tui.engine.actions import Action, AllIn, Cut, MoveStockToActive
 from pokeroulette_tui.engine.cards import Card, decks_for
+from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.view import SeatView
 
 ROULETTE_WORK = 16_000
@@ -45,13 +46,13 @@ class StrongBot:
         if view is None or view.me is None:
             return legal[0]
         seat = legal[0].seat
-        if view.phase == "betting":
+        if view.phase == Phase.BETTING:
             return self.bet(view, legal, self.equity(view))
-        if view.phase == "stock_to_active":
+        if view.phase == Phase.STOCK_TO_ACTIVE:
             return MoveStockToActive(seat=seat, index=self.stock_choice(view))
-        if view.phase == "cut":
+        if view.phase == Phase.CUT:
             return Cut(seat=seat, position=self.rng.randint(1, max(1, view.deck_count - 1)))
-        if view.phase == "draw":
+        if view.phase == Phase.DRAW:
             return discard(seat, self.draw_choice(view))
         return legal[0]
 

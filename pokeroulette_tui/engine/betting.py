@@ -7,7 +7,9 @@ from typing import Callable
 
 from pokeroulette_tui.engine.actions import (Action, AllIn, Call, Check, Fold, IllegalAction,
                                              PlaceBet, RaiseTo)
-from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.events import (BetPlaced, Called, Checked, Event, Folded, Raised,
+                                            WentAllIn)
+from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.state import GameState
 
 MAX_FIXED_RAISES = 3
@@ -91,14 +93,14 @@ def start_round(state: GameState, name: str, first: int) -> bool:
         state.to_act = None
         return False
     state.to_act = able[0]
-    state.phase = "betting"
+    state.phase = Phase.BETTING
     return True
 
 
 def check_bet(state: GameState, action: Action) -> None:
     """Raise IllegalAction unless ``action`` is a legal betting action now."""
     seat = action.seat
-    if state.phase != "betting" or seat != state.to_act:
+    if state.phase != Phase.BETTING or seat != state.to_act:
         who = state.seats[state.to_act].name if state.to_act is not None else "nobody"
         raise IllegalAction(f"it is not your turn to bet ({who} is to act)")
     o = bet_options(state, seat)
@@ -154,13 +156,13 @@ def apply_bet(state: GameState, action: Action, name: Callable[[int], str]) -> l
     if isinstance(action, Fold):
         s.folded = True
         state.muck(seat)
-        ev.append(Event("fold", f"{who} folds", seat=seat, hand_no=h))
+        ev.append(Folded(f"{who} folds", seat=seat, hand_no=h))
     elif isinstance(action, Check):
-        ev.append(Event("check", f"{who} checks", seat=seat, hand_no=h))
+        ev.append(Checked(f"{who} checks", seat=seat, hand_no=h))
     elif isinstance(action, Call):
         amount = state.current_bet - s.bet
         _put(state, seat, amount)
-        ev.append(Event("call", f"{who} calls {amount}", seat=seat, amount=amount, hand_no=h))
+        ev.append(Called(f"{who} calls {amount}", seat=seat, amount=amount, hand_no=h))
     else:
         target = (action.amount if isinstance(action, (PlaceBet, RaiseTo)) else s.bet + s.chips)
         before = state.current_bet
@@ -184,11 +186,11 @@ def apply_bet(state: GameState, action: Action, name: Callable[[int], str]) -> l
                         o.can_raise = state.current_bet - o.bet >= state.min_raise
                     o.acted = False
         if isinstance(action, AllIn):
-            ev.append(Event("all_in", f"{who} is all in for {s.bet}", seat=seat, amount=s.bet, hand_no=h))
+            ev.append(WentAllIn(f"{who} is all in for {s.bet}", seat=seat, amount=s.bet, hand_no=h))
         elif before == 0:
-            ev.append(Event("bet", f"{who} bets {s.bet}", seat=seat, amount=s.bet, hand_no=h))
+            ev.append(BetPlaced(f"{who} bets {s.bet}", seat=seat, amount=s.bet, hand_no=h))
         else:
-            ev.append(Event("raise", f"{who} raises to {s.bet}", seat=seat, amount=s.bet, hand_no=h))
+            ev.append(Raised(f"{who} raises to {s.bet}", seat=seat, amount=s.bet, hand_no=h))
     s.acted = True
     state.to_act = _next_to_act(state, seat)
     return ev

@@ -13,12 +13,15 @@ from pokeroulette_tui.engine.actions import (BETTING_KINDS, Action, Advance, All
                                              Cut, Discard, Fold, IllegalAction, Leave,
                                              MoveStockToActive, PlaceBet, RaiseTo, StartHand)
 from pokeroulette_tui.engine.cards import SUITS, make_shoe, shuffled
-from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.events import AntesPaid, Event, HandStarted, PlayerLeft, SuitOrderDrawn
 from pokeroulette_tui.engine.rules import RuleError, RuleSet
+from pokeroulette_tui.engine.phase import BETWEEN_HANDS, Phase
 from pokeroulette_tui.engine.state import LEFT, PLAYING, GameState, Seat
 
 MAX_NAME = 24
-DEALER_PHASES = ("waiting", "hand_over", "dealt", "matched")
+DEALER_PHASES = (Phase.WAITING, Phase.HAND_OVER, Phase.DEALT, Phase.MATCHED)
+DEAL_PHASES = (Phase.WAITING, Phase.HAND_OVER)
+"""The phases in which the dealer starts a hand (in the other dealer phases it goes on)."""
 
 
 def new_game(rules: RuleSet, names: Sequence[str], *, seed: int | None = None,
@@ -28,7 +31,7 @@ def new_game(rules: RuleSet, names: Sequence[str], *, seed: int | None = None,
 
     >>> g = new_game(RuleSet(), ["Ana", "Bo", "Cy"], seed=1)
     >>> g.phase, [s.chips for s in g.seats]
-    ('waiting', [100, 100, 100])
+    (<Phase.WAITING: 'waiting'>, [100, 100, 100])
     """
     if len(names) < rules.min_players:
         raise RuleError(f"these rules need at least {rules.min_players} players (got {len(names)})")
@@ -62,10 +65,10 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
     if seat is None:
         if not dealer_to_act(state):
             return []
-        return [StartHand()] if state.phase in ("waiting", "hand_over") else [Advance()]
+        return [StartHand()] if state.phase in DEAL_PHASES else [Advance()]
     if state.game_over or seat != state.to_act:
         return []
-    if state.phase == "betting":
+    if state.phase == Phase.BETTING:
         o = betting.bet_options(state, seat)
         out: list[Action] = []
         if o.check:
@@ -79,12 +82,12 @@ def legal_actions(state: GameState, seat: int | None) -> list[Action]:
             out.append(AllIn(seat=seat))
         out.append(Fold(seat=seat))
         return out
-    if state.phase == "stock_to_active":
+    if state.phase == Phase.STOCK_TO_ACTIVE:
         return [MoveStockToActive(seat=seat, index=None)] + [
             MoveStockToActive(seat=seat, index=i) for i in range(len(state.seats[seat].stock))]
-    if state.phase == "cut":
+    if state.phase == Phase.CUT:
         return [Cut(seat=seat, position=p) for p in sorted({1, len(state.deck) // 2, len(state.deck) - 1})]
-    if state.phase == "draw":
+    if state.phase == Phase.DRAW:
         m = state.rules.max_draw
         return [Discard(seat=seat, indices=tuple(range(k))) for k in range(m + 1)]
     return []
@@ -95,13 +98,13 @@ class Turn:
     """Whose move it is and what kind: for UIs and bots."""
 
     seat: int | None
-    phase: str
+    phase: Phase
     options: betting.BetOptions | None = None
 
 
 def turn(state: GameState) -> Turn:
-    if state.phase == "betting" and state.to_act is not None:
-        return Turn(state.to_act, "betting", betting.bet_options(state, state.to_act))
+    if state.phase == Phase.BETTING and state.to_act is not None:
+        return Turn(state.to_act, Phase.BETTING, betting.bet_options(state, state.to_act))
     return Turn(state.to_act, state.phase)
 
 
@@ -121,7 +124,7 @@ def check(state: GameState, action: Action) -> None:
     if isinstance(action, (StartHand, Advance)):
         if seat is not None or not dealer_to_act(state):
             raise IllegalAction("only the dealer deals, and only between decisions")
-        want = StartHand if state.phase in ("waiting", "hand_over") else Advance
+        want = StartHand if state.phase in DEAL_PHASES else Advance
         if not isinstance(action, want):
             raise IllegalAction(f"the dealer must {'start the hand' if want is StartHand else 'continue'}")
         return
@@ -153,7 +156,7 @@ def apply(state: GameState, action: Action) -> list[Event]:
         return _start_hand(state)
     variant = roulette if state.rules.variant == "roulette" else draw
     if isinstance(action, Advance):
-        return roulette.reveal(state) if state.phase == "dealt" else roulette.cleanup(state)
+        return roulette.reveal(state) if state.phase == Phase.DEALT else roulette.cleanup(state)
     if action.kind in BETTING_KINDS:
         ev = betting.apply_bet(state, action, state.name)
         return ev + _after_bet(state, variant)
@@ -185,9 +188,9 @@ def _draw_suit_order(state: GameState) -> list[Event]:
             order.append(card.suit)
     state.suit_order = "".join(order)
     state.suit_draw = turned
-    return [Event("suit_order", "Suit ranking drawn: " + " ".join(c.symbol for c in turned)
-                  + " → " + " > ".join(_sym(s) for s in order), cards=tuple(turned),
-                  hand_no=state.hand_no)]
+    return [SuitOrderDrawn("Suit ranking drawn: " + " ".join(c.symbol for c in turned)
+                           + " → " + " > ".join(_sym(s) for s in order), cards=tuple(turned),
+                           hand_no=state.hand_no)]
 
 
 def _sym(suit: str) -> str:
@@ -240,8 +243,8 @@ def _start_hand(state: GameState) -> list[Event]:
     state.betting_round = ""
     state.hand_start_chips = {i: state.seats[i].chips for i in seats}
     label = "Deciding hand" if state.decider else "Hand"
-    ev.insert(len(ev), Event("hand_started", f"{label} {h}: {state.name(state.button)} has the button",
-                             seat=state.button, hand_no=h))
+    ev.insert(len(ev), HandStarted(f"{label} {h}: {state.name(state.button)} has the button",
+                                   seat=state.button, hand_no=h))
     if r.uses_chips:
         paid = 0
         for i in seats:
@@ -252,7 +255,7 @@ def _start_hand(state: GameState) -> list[Event]:
             paid += a
             if s.chips == 0:
                 s.all_in = True
-        ev.append(Event("ante", f"Antes paid: {paid} in the pot", amount=paid, hand_no=h))
+        ev.append(AntesPaid(f"Antes paid: {paid} in the pot", amount=paid, hand_no=h))
     ev += (roulette if r.variant == "roulette" else draw).deal(state)
     return ev
 
@@ -260,15 +263,15 @@ def _start_hand(state: GameState) -> list[Event]:
 def _leave(state: GameState, seat: int) -> list[Event]:
     s = state.seats[seat]
     h = state.hand_no
-    was_live = s.live and state.phase not in ("waiting", "hand_over", "game_over")
+    was_live = s.live and state.phase not in BETWEEN_HANDS
     s.status = LEFT
-    ev = [Event("left", f"{s.name} leaves the table", seat=seat, hand_no=h)]
+    ev = [PlayerLeft(f"{s.name} leaves the table", seat=seat, hand_no=h)]
     if state.decider and seat in state.decider:
         state.decider = [i for i in state.decider if i != seat] or None
         if state.decider and len(state.decider) < 2:
             state.decider = None
     if not was_live:
-        if state.phase in ("waiting", "hand_over"):
+        if state.phase in DEAL_PHASES:
             ev += scoring.check_game_over(state)
         return ev
     s.folded = True
@@ -281,11 +284,11 @@ def _leave(state: GameState, seat: int) -> list[Event]:
         state.pending.remove(seat)
         if was_turn:
             ev += variant.after_pending(state)
-    elif state.phase == "cut" and state.to_act == seat:
+    elif state.phase == Phase.CUT and state.to_act == seat:
         state.to_act = draw.cutter(state) if draw.cutter(state) != seat else state.button
         # the cutter left: the dealer cuts in the middle
         ev += draw.cut(state, Cut(seat=state.to_act, position=len(state.deck) // 2))
-    elif state.phase == "betting":
+    elif state.phase == Phase.BETTING:
         # the leaver has folded: find who acts next again (nobody, if the seat to act is now
         # the only one who can act and faces no bet)
         start = seat if state.to_act in (seat, None) else (state.to_act - 1) % state.n
@@ -342,11 +345,11 @@ def check_invariants(state: GameState) -> list[str]:
             bad.append(f"seat {i} has more than one private stock card")
     if state.rules.uses_chips and state.chips_in_play() != state.total_chips:
         bad.append(f"chips not conserved: {state.chips_in_play()} != {state.total_chips}")
-    if state.phase == "betting":
+    if state.phase == Phase.BETTING:
         t = state.to_act
         if t is None or not state.seats[t].can_act:
             bad.append(f"betting with a seat to act that cannot act ({t})")
-    if state.phase in ("stock_to_active", "draw", "cut") and state.to_act is None:
+    if state.phase in (Phase.STOCK_TO_ACTIVE, Phase.DRAW, Phase.CUT) and state.to_act is None:
         bad.append(f"{state.phase} with nobody to act")
     if not state.game_over and state.phase not in DEALER_PHASES and state.to_act is None:
         bad.append(f"phase {state.phase} is stuck: no seat and no dealer step")

@@ -5,8 +5,12 @@ from __future__ import annotations
 from pokeroulette_tui.engine import betting, scoring
 from pokeroulette_tui.engine.actions import IllegalAction, MoveStockToActive
 from pokeroulette_tui.engine.cards import decks_for, format_cards, make_shoe, shuffled
-from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.events import (ActivesDealt, BettingStarted, CardsMatched, Event,
+                                            MatchCardTurned, MatchingEnded, NewActivesDealt,
+                                            Reshuffled, Shuffled, StockDealt, StockKept,
+                                            StockMovedToActive)
 from pokeroulette_tui.engine.matching import resolve
+from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.state import GameState
 
 
@@ -17,20 +21,20 @@ def deal(state: GameState) -> list[Event]:
     state.deck = shuffled(make_shoe(state.decks, jokers=True), state.rng)
     state.shoe_order = list(state.deck)
     h = state.hand_no
-    ev = [Event("shuffle", f"{state.decks} deck{'s' if state.decks > 1 else ''} of 54 shuffled; "
-                f"{state.name(seats[0])} is dealt first", amount=len(state.deck), hand_no=h)]
+    ev = [Shuffled(f"{state.decks} deck{'s' if state.decks > 1 else ''} of 54 shuffled; "
+                   f"{state.name(seats[0])} is dealt first", amount=len(state.deck), hand_no=h)]
     for i in seats:
         card = state.deck.pop()
         s = state.seats[i]
         s.stock.append(card)
         s.stock_public.append(False)
-        ev.append(Event("stock_dealt", f"{s.name} gets stock card {card.symbol}", seat=i,
-                        cards=(card,), private=True, hand_no=h,
-                        public_text=f"{s.name} gets a stock card face down"))
+        ev.append(StockDealt(f"{s.name} gets stock card {card.symbol}", seat=i,
+                             cards=(card,), private=True, hand_no=h,
+                             public_text=f"{s.name} gets a stock card face down"))
     for _ in range(2):
         for i in seats:
             state.seats[i].actives.append(state.deck.pop())
-    ev.append(Event("actives_dealt", "Two active cards face down to each player", hand_no=h))
+    ev.append(ActivesDealt("Two active cards face down to each player", hand_no=h))
     ev.extend(_deal_match(state))
     return ev
 
@@ -40,10 +44,10 @@ def _deal_match(state: GameState) -> list[Event]:
     state.match_claimed_by = None
     state.last_match = state.match
     state.round_no += 1
-    state.phase = "dealt"
+    state.phase = Phase.DEALT
     state.to_act = None
-    return [Event("match_card", f"Round {state.round_no}: the match card is {state.match.symbol}",
-                  cards=(state.match,), hand_no=state.hand_no)]
+    return [MatchCardTurned(f"Round {state.round_no}: the match card is {state.match.symbol}",
+                            cards=(state.match,), hand_no=state.hand_no)]
 
 
 def reveal(state: GameState) -> list[Event]:
@@ -70,13 +74,13 @@ def reveal(state: GameState) -> list[Event]:
             state.match_claimed_by = i
         elif out.claims_match:
             text += f" (the match card already went to {state.name(state.match_claimed_by)})"
-        ev.append(Event("matched", text, seat=i, cards=tuple(out.added + out.discarded),
-                        amount=len(out.added), hand_no=h))
+        ev.append(CardsMatched(text, seat=i, cards=tuple(out.added + out.discarded),
+                               amount=len(out.added), hand_no=h))
     if state.rules.betting == "each_round" and betting.start_round(state, "round", state.button + 1):
         state.after_betting = "matched"
-        ev.append(Event("betting", f"Betting round after round {state.round_no}", hand_no=h))
+        ev.append(BettingStarted(f"Betting round after round {state.round_no}", hand_no=h))
     else:
-        state.phase = "matched"
+        state.phase = Phase.MATCHED
         state.to_act = None
     return ev
 
@@ -106,12 +110,12 @@ def cleanup(state: GameState) -> list[Event]:
         pile = shuffled(state.discards, state.rng)
         state.deck = pile + state.deck
         state.discards, state.discards_public = [], []
-        ev.append(Event("reshuffle", f"The deck ran short: {len(pile)} discards shuffled under it "
-                        "(once only)", amount=len(pile), hand_no=h))
+        ev.append(Reshuffled(f"The deck ran short: {len(pile)} discards shuffled under it "
+                             "(once only)", amount=len(pile), hand_no=h))
     if len(state.deck) < need:
-        ev.append(Event("matching_over", f"The deck cannot supply another round ({len(state.deck)} "
-                        f"left, {need} needed): the matching phase is over", amount=len(state.deck),
-                        hand_no=h))
+        ev.append(MatchingEnded(f"The deck cannot supply another round ({len(state.deck)} "
+                                f"left, {need} needed): the matching phase is over",
+                                amount=len(state.deck), hand_no=h))
         return ev + end_matching(state)
     for s in state.seats:
         s.added = []
@@ -120,27 +124,27 @@ def cleanup(state: GameState) -> list[Event]:
         for i in live:
             if wants[i] > k:
                 state.seats[i].actives.append(state.deck.pop())
-    ev.append(Event("new_actives", "New actives: " + ", ".join(
+    ev.append(NewActivesDealt("New actives: " + ", ".join(
         f"{state.name(i)} {wants[i]}" for i in live), hand_no=h))
     if state.rules.stock_to_active:
         state.pending = [i for i in live if wants[i] == 1 and state.seats[i].stock]
         if state.pending:
-            state.phase = "stock_to_active"
+            state.phase = Phase.STOCK_TO_ACTIVE
             state.to_act = state.pending[0]
             return ev
     return ev + _deal_match(state)
 
 
 def end_matching(state: GameState) -> list[Event]:
-    state.phase = "final"
+    state.phase = Phase.FINAL
     if state.rules.betting != "none" and betting.start_round(state, "final", state.button + 1):
         state.after_betting = "showdown"
-        return [Event("betting", "Final betting round", hand_no=state.hand_no)]
+        return [BettingStarted("Final betting round", hand_no=state.hand_no)]
     return scoring.finish_hand(state)
 
 
 def check_stock_to_active(state: GameState, action: MoveStockToActive) -> None:
-    if state.phase != "stock_to_active" or action.seat != state.to_act:
+    if state.phase != Phase.STOCK_TO_ACTIVE or action.seat != state.to_act:
         raise IllegalAction("it is not your turn to choose a stock card")
     s = state.seats[action.seat]
     if action.index is not None and not 0 <= action.index < len(s.stock):
@@ -152,19 +156,19 @@ def stock_to_active(state: GameState, action: MoveStockToActive) -> list[Event]:
     s = state.seats[seat]
     h = state.hand_no
     if action.index is None:
-        ev = [Event("stock_kept", f"{s.name} keeps the stock as it is", seat=seat, hand_no=h)]
+        ev = [StockKept(f"{s.name} keeps the stock as it is", seat=seat, hand_no=h)]
     else:
         card = s.stock.pop(action.index)
         public = s.stock_public.pop(action.index)
         s.actives.append(card)
         s.moved = 1 if public else 2
         if public:
-            ev = [Event("stock_to_active", f"{s.name} moves {card.symbol} from the stock to active",
-                        seat=seat, cards=(card,), hand_no=h)]
+            ev = [StockMovedToActive(f"{s.name} moves {card.symbol} from the stock to active",
+                                     seat=seat, cards=(card,), hand_no=h)]
         else:
-            ev = [Event("stock_to_active", f"{s.name} moves the stock card {card.symbol} to active",
-                        seat=seat, cards=(card,), private=True, hand_no=h,
-                        public_text=f"{s.name} moves the face-down stock card to active")]
+            ev = [StockMovedToActive(f"{s.name} moves the stock card {card.symbol} to active",
+                                     seat=seat, cards=(card,), private=True, hand_no=h,
+                                     public_text=f"{s.name} moves the face-down stock card to active")]
     state.pending.remove(seat)
     return ev + after_pending(state)
 
@@ -179,7 +183,7 @@ def after_pending(state: GameState) -> list[Event]:
 
 def after_betting(state: GameState) -> list[Event]:
     if state.after_betting == "matched":
-        state.phase = "matched"
+        state.phase = Phase.MATCHED
         state.to_act = None
         return []
     return scoring.finish_hand(state)

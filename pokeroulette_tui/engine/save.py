@@ -18,6 +18,7 @@ from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.game import (apply, check_invariants, dealer_to_act, legal_actions,
                                           new_game)
 from pokeroulette_tui.engine.rules import RuleError, RuleSet
+from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.state import LEFT, OUT, PLAYING, GameState, Seat
 
 FORMAT = "pokeroulette-save"
@@ -137,9 +138,6 @@ def checked_state(data: Any, source: str, *, playable: bool = True) -> GameState
     return state
 
 
-PHASES = frozenset({"waiting", "dealt", "matched", "betting", "stock_to_active", "final", "cut",
-                    "draw", "hand_over", "game_over"})
-"""Every phase a saved state may be in."""
 MAX_DECKS = 11  # ceil(52 seats / 5)
 
 
@@ -156,7 +154,7 @@ def _fits(value: Any, hint: Any) -> bool:
         return isinstance(value, bool)
     if hint is int:
         return isinstance(value, int) and not isinstance(value, bool)
-    if hint in (str, Card, RuleSet, Seat):
+    if hint in (str, Card, RuleSet, Seat, Phase):
         return isinstance(value, hint)
     if origin is list:
         (item,) = typing.get_args(hint)
@@ -187,15 +185,14 @@ def _validate(state: GameState) -> None:
              *state.hand_start_chips, *state.timeouts]
     if any(s is not None and not 0 <= s < n for s in seats) or not -1 <= state.button < n:
         raise SaveError("a seat number is out of range")
-    if state.phase not in PHASES:
-        raise SaveError(f"unknown phase {state.phase[:20]!r}")
     if not 0 <= state.decks <= MAX_DECKS:
         raise SaveError(f"{state.decks} decks is not a number of decks this game uses")
     if any(s.status not in (PLAYING, OUT, LEFT) for s in state.seats):
         raise SaveError("a seat has an unknown status")
 
 
-_MID_HAND = ("dealt", "matched", "betting", "stock_to_active", "final", "cut", "draw")
+_MID_HAND = (Phase.DEALT, Phase.MATCHED, Phase.BETTING, Phase.STOCK_TO_ACTIVE, Phase.FINAL,
+             Phase.CUT, Phase.DRAW)
 
 
 def _playable(state: GameState) -> str:
@@ -207,13 +204,13 @@ def _playable(state: GameState) -> str:
     live = state.live_seats()
     if state.phase in _MID_HAND and len(live) < 2:
         return "a hand in progress with fewer than two players in it"
-    if state.phase == "dealt" and state.match is None:
+    if state.phase == Phase.DEALT and state.match is None:
         return "a round dealt without a match card"
-    if state.phase == "dealt" and any(not 1 <= len(state.seats[i].actives) <= 2 for i in live):
+    if state.phase == Phase.DEALT and any(not 1 <= len(state.seats[i].actives) <= 2 for i in live):
         return "a player without one or two active cards"
-    if state.phase in ("stock_to_active", "draw") and state.to_act not in state.pending:
+    if state.phase in (Phase.STOCK_TO_ACTIVE, Phase.DRAW) and state.to_act not in state.pending:
         return "the player to choose is not among those still to choose"
-    if state.phase == "draw" and any(len(state.seats[i].hand) != 5 for i in live):
+    if state.phase == Phase.DRAW and any(len(state.seats[i].hand) != 5 for i in live):
         return "a player without five cards"
     if state.game_over:
         return ""

@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from pokeroulette_tui.engine import betting
-from pokeroulette_tui.engine.cards import SUIT_NAMES
-from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.cards import SUIT_NAMES, Card
+from pokeroulette_tui.engine.events import (DeciderCalled, Event, GameOver, HandOver, HandShown,
+                                            PlayerOut, PotWon, SatOut, TokenLost)
 from pokeroulette_tui.engine.hands import HandValue, evaluate, suit_key
+from pokeroulette_tui.engine.result import HandResult, PotResult, ShownHand
+from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.state import LEFT, OUT, PLAYING, GameState
 
 
@@ -66,6 +69,7 @@ def finish_hand(state: GameState) -> list[Event]:
     order = tie_order(state)
     values: dict[int, HandValue] = {}
     keys: dict[int, tuple[Any, ...]] = {}
+    shown: dict[int, tuple[Card, ...]] = {}
     if not by_fold:
         for i in live:
             s = state.seats[i]
@@ -73,10 +77,10 @@ def finish_hand(state: GameState) -> list[Event]:
             keys[i] = strength_key(values[i], order)
             s.shown = True
             s.stock_public = [True] * len(s.stock)
-            shown = s.stock if state.rules.variant == "roulette" else s.hand
-            ev.append(Event("show", f"{s.name} shows {values[i].describe()}", seat=i,
-                            cards=tuple(shown), hand_no=h))
-    pot_results: list[dict[str, Any]] = []
+            shown[i] = tuple(s.stock if state.rules.variant == "roulette" else s.hand)
+            ev.append(HandShown(f"{s.name} shows {values[i].describe()}", seat=i,
+                                cards=shown[i], hand_no=h))
+    pot_results: list[PotResult] = []
     if state.rules.uses_chips:
         for amount, eligible in betting.pots(state):
             if by_fold:
@@ -102,16 +106,15 @@ def finish_hand(state: GameState) -> list[Event]:
                 state.seats[w].won += share
             names = " and ".join(state.name(w) for w in winners)
             label = "the pot" if not pot_results else f"side pot {len(pot_results)}"
-            ev.append(Event("pot_won", f"{names} win{'s' if len(winners) == 1 else ''} {label} "
-                            f"of {amount} {why}", seat=winners[0], amount=amount, hand_no=h))
-            pot_results.append({"amount": amount, "winners": winners, "eligible": eligible,
-                                "shares": {str(k): v for k, v in shares.items()}, "why": why})
+            ev.append(PotWon(f"{names} win{'s' if len(winners) == 1 else ''} {label} "
+                             f"of {amount} {why}", seat=winners[0], amount=amount, hand_no=h))
+            pot_results.append(PotResult(amount, tuple(winners), tuple(eligible), shares, why))
         for s in state.seats:
             s.contributed = 0
             s.bet = 0
     elif by_fold:
-        ev.append(Event("pot_won", f"{state.name(live[0])} wins: everyone else folded",
-                        seat=live[0], hand_no=h))
+        ev.append(PotWon(f"{state.name(live[0])} wins: everyone else folded",
+                         seat=live[0], hand_no=h))
     token_events, losers = ([], [])
     if state.rules.scoring == "forfeit":
         token_events, losers = _forfeit(state, keys, live, by_fold)
@@ -120,19 +123,20 @@ def finish_hand(state: GameState) -> list[Event]:
         for i, s in enumerate(state.seats):
             if s.status == PLAYING and s.chips == 0:
                 s.status = OUT
-                ev.append(Event("out", f"{s.name} is out of chips", seat=i, hand_no=h))
-    state.result = {
-        "hand_no": h, "by_fold": by_fold,
-        "hands": {str(i): {"cards": [c.text for c in v.cards], "name": v.describe(),
-                           "category": v.category.name} for i, v in values.items()},
-        "pots": pot_results, "token_losers": losers,
-        "winners": sorted({w for p in pot_results for w in p["winners"]}) or (
-            [live[0]] if by_fold else [i for i in keys if keys[i] == max(keys.values())]),
-    }
+                ev.append(PlayerOut(f"{s.name} is out of chips", seat=i, hand_no=h))
+    hands = tuple(ShownHand(
+        seat=i, cards=v.cards, name=v.describe(), category=v.category.name, shown=shown[i],
+        jokers=tuple(stood for card, stood in zip(v.cards, v.stands_for) if card.is_joker),
+        place=1 + sum(k > keys[i] for k in keys.values())) for i, v in values.items())
+    state.result = HandResult(
+        hand_no=h, by_fold=by_fold, hands=hands, pots=tuple(pot_results),
+        token_losers=tuple(losers),
+        winners=tuple(sorted({w for p in pot_results for w in p.winners})) or (
+            (live[0],) if by_fold else tuple(x.seat for x in hands if x.place == 1)))
     state.to_act = None
     state.pending = []
-    state.phase = "hand_over"
-    ev.append(Event("hand_over", f"Hand {h} is over", hand_no=h))
+    state.phase = Phase.HAND_OVER
+    ev.append(HandOver(f"Hand {h} is over", hand_no=h))
     ev.extend(check_game_over(state))
     return ev
 
@@ -171,18 +175,18 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
     if len(losers) > 1 and r.forfeit_mode != "all_but_winner" and r.forfeit_tie == "replay":
         names = ", ".join(state.name(i) for i in losers)
         state.decider = sorted(losers)
-        ev.append(Event("decider", f"{names} tie ({why}): they play a deciding hand", hand_no=h))
+        ev.append(DeciderCalled(f"{names} tie ({why}): they play a deciding hand", hand_no=h))
         return ev, []
     state.decider = None
     for i in losers:
         s = state.seats[i]
         if s.tokens > 0:
             s.tokens -= 1
-            ev.append(Event("token_lost", f"{s.name} {why} and loses one of their {r.token_name} "
-                            f"({s.tokens} left)", seat=i, amount=1, hand_no=h))
+            ev.append(TokenLost(f"{s.name} {why} and loses one of their {r.token_name} "
+                                f"({s.tokens} left)", seat=i, amount=1, hand_no=h))
         elif s.last_life:
             s.status = OUT
-            ev.append(Event("out", f"{s.name} {why} on a last life and is out", seat=i, hand_no=h))
+            ev.append(PlayerOut(f"{s.name} {why} on a last life and is out", seat=i, hand_no=h))
             continue
         if s.tokens == 0 and r.game_end == "last_standing":
             others = sum(1 for j, o in enumerate(state.seats) if j != i and o.status == PLAYING)
@@ -190,12 +194,12 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
                 # sitting out replaces dropping out only while enough players remain
                 s.last_life = True
                 s.sit_out_hands = 1
-                ev.append(Event("sit_out", f"{s.name} has no {r.token_name} left: sits out a hand, "
-                                "then plays on a last life", seat=i, hand_no=h))
+                ev.append(SatOut(f"{s.name} has no {r.token_name} left: sits out a hand, "
+                                 "then plays on a last life", seat=i, hand_no=h))
             else:
                 s.status = OUT
-                ev.append(Event("out", f"{s.name} has no {r.token_name} left and is out",
-                                seat=i, hand_no=h))
+                ev.append(PlayerOut(f"{s.name} has no {r.token_name} left and is out",
+                                    seat=i, hand_no=h))
     return ev, losers
 
 
@@ -215,15 +219,15 @@ def check_game_over(state: GameState) -> list[Event]:
         else:
             reason = "no players are left"
     if not reason and r.hand_limit and state.hand_no >= r.hand_limit and not state.decider \
-            and state.phase == "hand_over":
+            and state.phase == Phase.HAND_OVER:
         reason = f"the agreed {r.hand_limit} hands have been played"
     if not reason:
         return []
     state.game_over = True
     state.game_over_reason = reason
-    state.phase = "game_over"
+    state.phase = Phase.GAME_OVER
     state.to_act = None
-    return [Event("game_over", f"Game over: {reason}", hand_no=state.hand_no)]
+    return [GameOver(f"Game over: {reason}", hand_no=state.hand_no)]
 
 
 def standings(state: GameState) -> list[dict[str, Any]]:

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from pokeroulette_tui.engine.cards import Card, card_from_json, card_to_json
+from pokeroulette_tui.engine.phase import Phase
+from pokeroulette_tui.engine.result import HandResult
 from pokeroulette_tui.engine.rules import RuleSet
 
 PLAYING, OUT, LEFT = "playing", "out", "left"
@@ -71,7 +73,7 @@ class GameState:
     seats: list[Seat]
     rng: random.Random = field(default_factory=random.SystemRandom, repr=False)
     seeded: bool = False
-    phase: str = "waiting"
+    phase: Phase = Phase.WAITING
     hand_no: int = 0
     button: int = -1
     deck: list[Card] = field(default_factory=list)  # top of the deck is the end of the list
@@ -90,9 +92,9 @@ class GameState:
     min_raise: int = 0
     raises: int = 0
     betting_round: str = ""
-    after_betting: str = ""
+    after_betting: str = ""  # where a betting round leads: "matched", "draw" or "showdown"
     decider: list[int] | None = None
-    result: dict[str, Any] | None = None
+    result: HandResult | None = None
     game_over: bool = False
     game_over_reason: str = ""
     total_chips: int = 0
@@ -191,7 +193,7 @@ def _to_json(value: Any) -> Any:
         return [_to_json(v) for v in value]
     if isinstance(value, dict):
         return {k: _to_json(v) for k, v in value.items()}
-    if isinstance(value, RuleSet):
+    if isinstance(value, (RuleSet, HandResult)):
         return value.to_dict()
     return value
 
@@ -201,4 +203,8 @@ def _from_json(name: str, value: Any) -> Any:
         return [card_from_json(v) for v in value]
     if name in _CARDS:
         return card_from_json(value)
+    if name == "phase":
+        return Phase.parse(value)
+    if name == "result" and value is not None:
+        return HandResult.from_dict(value)
     return value

@@ -7,7 +7,9 @@ from typing import Any
 
 from pokeroulette_tui.engine import betting
 from pokeroulette_tui.engine.cards import Card, card_from_json, card_to_json
+from pokeroulette_tui.engine.result import HandResult
 from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.engine.phase import BETWEEN_HANDS, Phase
 from pokeroulette_tui.engine.state import GameState
 
 Hidden = Card | None  # None is a card whose face this viewer may not see
@@ -49,7 +51,7 @@ class SeatView:
     seat: int | None
     rules: RuleSet
     hand_no: int
-    phase: str
+    phase: Phase
     button: int
     to_act: int | None
     dealer_step: bool
@@ -70,7 +72,7 @@ class SeatView:
     options: betting.BetOptions | None
     pending: tuple[int, ...]
     decider: tuple[int, ...] | None
-    result: dict[str, Any] | None
+    result: HandResult | None  # the engine's result of the hand just over
     game_over: bool
     game_over_reason: str
 
@@ -104,6 +106,7 @@ class SeatView:
         data["pots"] = [[a, list(e)] for a, e in self.pots]
         data["pending"] = list(self.pending)
         data["decider"] = list(self.decider) if self.decider is not None else None
+        data["result"] = self.result.to_dict() if self.result is not None else None
         return data
 
     @classmethod
@@ -119,6 +122,8 @@ class SeatView:
         d["pots"] = tuple((int(a), tuple(e)) for a, e in d["pots"])
         d["pending"] = tuple(d["pending"])
         d["decider"] = tuple(d["decider"]) if d.get("decider") is not None else None
+        d["phase"] = Phase.parse(d["phase"])
+        d["result"] = HandResult.from_dict(d["result"]) if d.get("result") is not None else None
         names = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in names})
 
@@ -172,10 +177,11 @@ def view_for(state: GameState, seat: int | None) -> SeatView:
             added=tuple(s.added), reason=s.reason, hand=hand, drawn=s.drawn, last_life=s.last_life,
             sit_out_hands=s.sit_out_hands, shown=s.shown, won=s.won))
     options = None
-    if state.phase == "betting" and seat is not None and state.to_act == seat and not state.game_over:
+    if (state.phase == Phase.BETTING and seat is not None and state.to_act == seat
+            and not state.game_over):
         options = betting.bet_options(state, seat)
     from pokeroulette_tui.engine.game import dealer_to_act
-    in_hand = state.phase not in ("waiting", "hand_over", "game_over")
+    in_hand = state.phase not in BETWEEN_HANDS
     return SeatView(
         seat=seat, rules=state.rules, hand_no=state.hand_no, phase=state.phase, button=state.button,
         to_act=state.to_act, dealer_step=dealer_to_act(state), suit_order=state.suit_order,

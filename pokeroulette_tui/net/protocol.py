@@ -317,7 +317,14 @@ def view_to_wire(view: SeatView) -> dict[str, Any]:
     d["pots"] = [[a, list(e)] for a, e in view.pots]
     d["pending"] = list(view.pending)
     d["decider"] = list(view.decider) if view.decider is not None else None
+    d["result"] = result_to_wire(view.result)
     return d
+
+
+def result_to_wire(result: Any) -> Any:
+    """A hand's result as the view's ``to_dict`` gives it (a typed result has ``to_dict``)."""
+    to_dict = getattr(result, "to_dict", None)
+    return result if to_dict is None else to_dict()
 
 
 # -- the state in a save ---------------------------------------------------------------------
@@ -336,7 +343,12 @@ def _json(v: Any) -> Any:
         return {k: _json(x) for k, x in v.items()}
     if t is RuleSet:
         return _rules_dict(v)
+    if v is not None and t not in _PLAIN and hasattr(v, "to_dict"):  # a hand's result
+        return v.to_dict()
     return v
+
+
+_PLAIN = frozenset((int, str, bool, float))
 
 
 def state_to_save(state: GameState) -> dict[str, Any]:

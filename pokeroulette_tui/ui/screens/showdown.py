@@ -1,10 +1,11 @@
-"""The end of a hand: every shown hand with the cards that make it, pots and why, tokens lost."""
+"""The end of a hand: every shown hand with the cards that make it, pots and why, tokens lost
+(as the engine decided them: this screen ranks nothing)."""
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,18 +19,20 @@ from textual.widgets import Static
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.engine.cards import Card
-from pokeroulette_tui.engine.events import Event
-from pokeroulette_tui.engine.hands import HandValue
-from pokeroulette_tui.engine.scoring import strength_key
+from pokeroulette_tui.engine.events import (DeciderCalled, Event, Folded, GameOver, HandShown,
+                                            PlayerOut, PotWon, SatOut, TokenLost)
+from pokeroulette_tui.engine.result import HandResult as EngineResult
+from pokeroulette_tui.engine.result import ShownHand as EngineHand
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.renderables import cards_text
-from pokeroulette_tui.ui.widgets.present import evaluate_cards, positions_of, tie_order
 
-_TOKEN_KINDS = ("token_lost", "out", "sit_out", "decider")
+_TOKEN_EVENTS = (TokenLost, PlayerOut, SatOut, DeciderCalled)
 
 
 @dataclass(frozen=True)
 class ShownHand:
+    """A shown hand as the dialog writes it: who, the cards, and the engine's verdict."""
+
     seat: int
     name: str
     cards: tuple[Card, ...]
@@ -39,10 +42,14 @@ class ShownHand:
 
 @dataclass
 class HandResult:
-    """What the end of one hand showed, rebuilt from its (public) events.
+    """What the end of one hand showed: the engine's result (``GameState.result``, carried by
+    the view) with the players' names, and the sentences of its events.
 
-    The engine deals the next hand on its own, so the screen keeps this record
-    rather than the live view.
+    The engine deals the next hand on its own, so the screen keeps this record rather than
+    the live view. The hands, their names and order and the winners are the engine's; the
+    screen never ranks hands. Without the engine's result (the view already moved on to
+    the next hand) the shown cards come from the events, unnamed, and the winners are the
+    pots' winners.
     """
 
     hand_no: int
@@ -63,51 +70,49 @@ class HandResult:
 
     @classmethod
     def from_events(cls, events: Sequence[Event], view: SeatView,
-                    result: dict[str, Any] | None = None) -> "HandResult":
-        """Build from the events of one hand; ``view`` gives the rules and names,
-        ``result`` (the engine's, if still current) the winners."""
+                    result: EngineResult | None = None) -> "HandResult":
+        """Build from the events of one hand; ``view`` gives the names, ``result`` (the
+        engine's, if still current) the hands shown, named and ranked, and the winners."""
         hand_no = next((e.hand_no for e in reversed(events) if e.hand_no), view.hand_no)
         out = cls(hand_no=hand_no)
-        keys: dict[int, tuple[Any, ...]] = {}
+        unnamed: list[ShownHand] = []
+        pot_winners: set[int] = set()
+
+        def name(seat: int) -> str:
+            return view.players[seat].name
+
         for e in events:
-            if e.kind == "show" and e.seat is not None:
+            if isinstance(e, HandShown) and e.seat is not None:
                 cards = tuple(c for c in e.cards if c is not None)
-                value = evaluate_cards(view, cards)
-                name = value.describe() if value is not None else "no cards"
-                if value is not None:
-                    name += jokers_note(value)
-                made = frozenset(positions_of(cards, value.cards)) if value is not None else frozenset()
-                out.shown.append(ShownHand(e.seat, view.players[e.seat].name, cards, name, made))
-                if value is not None:
-                    keys[e.seat] = strength_key(value, tie_order(view))
-            elif e.kind == "pot_won":
+                unnamed.append(ShownHand(e.seat, name(e.seat), cards, "", frozenset()))
+            elif isinstance(e, PotWon):
                 out.pots.append(e.text)
                 if e.seat is not None:
-                    out.winners.add(e.seat)
-            elif e.kind in _TOKEN_KINDS:
+                    pot_winners.add(e.seat)
+            elif isinstance(e, _TOKEN_EVENTS):
                 out.tokens.append(e.text)
-            elif e.kind == "fold" and e.seat is not None:
-                out.folded.append(view.players[e.seat].name)
-            elif e.kind == "game_over":
+            elif isinstance(e, Folded) and e.seat is not None:
+                out.folded.append(name(e.seat))
+            elif isinstance(e, GameOver):
                 out.game_over = e.text
-        if result is not None and result.get("hand_no") == hand_no:
-            out.winners |= {int(w) for w in result.get("winners", [])}
-        elif not out.winners and keys:
-            best = max(keys.values())
-            out.winners = {s for s, k in keys.items() if k == best}
+        if result is not None and result.hand_no == hand_no:
+            out.shown = [ShownHand(h.seat, name(h.seat), h.shown, h.name + jokers_note(h), h.made)
+                         for h in result.hands]
+            out.winners = set(result.winners)
+        else:
+            out.shown, out.winners = unnamed, pot_winners
         return out
 
 
-def jokers_note(value: HandValue) -> str:
-    """What the jokers in a hand stand for: `` (★ as J♠)``, or "" without jokers.
+def jokers_note(hand: EngineHand) -> str:
+    """What the jokers in a hand stand for: `` (★ as J♦)``, or "" without jokers.
 
     >>> from pokeroulette_tui.engine.cards import parse_cards
-    >>> from pokeroulette_tui.engine.hands import evaluate
-    >>> jokers_note(evaluate(parse_cards("Js Jh *")))
+    >>> jokers_note(EngineHand(0, tuple(parse_cards("Js Jh *")), "three of a kind, jacks",
+    ...                        "THREE_OF_A_KIND", jokers=tuple(parse_cards("Jd"))))
     ' (★ as J♦)'
     """
-    wild = [stood.symbol for card, stood in zip(value.cards, value.stands_for) if card.is_joker]
-    return f" (★ as {', '.join(wild)})" if wild else ""
+    return f" (★ as {', '.join(c.symbol for c in hand.jokers)})" if hand.jokers else ""
 
 
 def result_text(res: HandResult, *, four_color: bool = False) -> Text:

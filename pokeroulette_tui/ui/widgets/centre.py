@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.renderables import card_text, suit_order_text
 from pokeroulette_tui.ui.widgets.present import pots_text
@@ -41,7 +42,8 @@ def centre_text(view: SeatView, *, four_color: bool = False, width: int | None =
                 out.append(" claimed by ")
                 out.append(view.players[view.match_claimed_by].name, style="bold")
             else:
-                out.append(" (discarded)" if view.phase not in ("dealt", "betting", "matched") else "")
+                played = view.phase in (Phase.DEALT, Phase.BETTING, Phase.MATCHED)
+                out.append("" if played else " (discarded)")
         else:
             out.append("Match —")
         out.append("\n")

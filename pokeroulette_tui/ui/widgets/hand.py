@@ -11,6 +11,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from pokeroulette_tui.engine.cards import Card
+from pokeroulette_tui.engine.phase import BETWEEN_HANDS, Phase
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.renderables import BOX_WIDTH, boxed_row, cards_text
 from pokeroulette_tui.ui.widgets.present import best_visible, phase_text, total_pot, wrap_console
@@ -46,14 +47,14 @@ def prompt_text(view: SeatView, *, hot_seat: bool, selected: frozenset[int] = fr
         _append_waiting(out, view)
         return out
     if not view.my_turn:
-        if view.phase == "hand_over":
+        if view.phase == Phase.HAND_OVER:
             out.append("Hand over · s shows the result again · the next hand follows")
         else:
             _append_waiting(out, view)
         return out
     me = view.me
     assert me is not None
-    if view.phase == "betting" and view.options is not None:
+    if view.phase == Phase.BETTING and view.options is not None:
         o = view.options
         out.append("Your bet", style="bold reverse")
         to_call = view.current_bet - me.bet
@@ -65,16 +66,16 @@ def prompt_text(view: SeatView, *, hot_seat: bool, selected: frozenset[int] = fr
         if o.raise_min:
             out.append(f" · raise to {o.raise_min}–{o.raise_max}" if o.raise_max > o.raise_min
                        else f" · raise to {o.raise_min}")
-    elif view.phase == "stock_to_active":
+    elif view.phase == Phase.STOCK_TO_ACTIVE:
         out.append("One new active", style="bold reverse")
         n = len(me.stock)
         keys = "1" if n == 1 else f"1-{n}" if n < 10 else "1-9, 0"
         out.append(f"  {keys} or click: move that stock card to active"
                    " · k keep the stock")
-    elif view.phase == "cut":
+    elif view.phase == Phase.CUT:
         out.append("Your cut", style="bold reverse")
         out.append(f"  {cut} cards from the top · ←/→ ±1 ↑/↓ ±5 · e type · Enter cut")
-    elif view.phase == "draw":
+    elif view.phase == Phase.DRAW:
         out.append("Your draw", style="bold reverse")
         k = len(selected)
         out.append(f"  up to {view.rules.max_draw}: 1-5 or click · {k} selected · "
@@ -89,7 +90,7 @@ def _append_waiting(out: Text, view: SeatView) -> None:
         out.append(" Waiting for ")
         out.append(view.players[view.to_act].name, style="bold")
         out.append(f" ({phase_text(view)}).")
-    elif view.phase not in ("hand_over", "waiting", "game_over"):
+    elif view.phase not in BETWEEN_HANDS:
         out.append(" The dealer deals.")
 
 
@@ -132,7 +133,7 @@ def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: froze
     if me is None:
         return prompt, zones
     my_turn = view.my_turn
-    if view.phase == "cut" and my_turn:
+    if view.phase == Phase.CUT and my_turn:
         top = max(1, view.deck_count - 1)
         span = min(SLIDER_MAX, max(10, width - 10))
         pos = 0 if top <= 1 else round((cut - 1) * (span - 1) / (top - 1))
@@ -146,7 +147,7 @@ def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: froze
     if view.rules.variant == "draw":
         cards: tuple[Card | None, ...] = me.hand
         _, marked = best_visible(view, me)
-        choosing = my_turn and view.phase == "draw"
+        choosing = my_turn and view.phase == Phase.DRAW
         labels = ([f"{i + 1} out" if i in selected else str(i + 1) for i in range(len(cards))]
                   if choosing else None)
         if not cards:
@@ -159,7 +160,7 @@ def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: froze
         return Text("\n").join([prompt, body]), zones
     # Poker Roulette: the stock, then the actives, then what the turned actives did
     _, marked = best_visible(view, me)
-    choosing = my_turn and view.phase == "stock_to_active"
+    choosing = my_turn and view.phase == Phase.STOCK_TO_ACTIVE
     stock = me.stock
     blocks: list[Text] = []
     compact = False

@@ -16,55 +16,35 @@ from rich.text import Text
 
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.hands import HandValue, evaluate
+from pokeroulette_tui.engine.result import positions_of
+from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.view import PlayerView, SeatView
 from pokeroulette_tui.ui.renderables import card_text, cards_text
 
 PHASE_WORDS = {
-    "waiting": "waiting for the deal",
-    "dealt": "cards dealt",
-    "matched": "matching",
-    "betting": "betting",
-    "stock_to_active": "stock to active",
-    "cut": "the cut",
-    "draw": "the draw",
-    "final": "final",
-    "hand_over": "hand over",
-    "game_over": "game over",
+    Phase.WAITING: "waiting for the deal",
+    Phase.DEALT: "cards dealt",
+    Phase.MATCHED: "matching",
+    Phase.BETTING: "betting",
+    Phase.STOCK_TO_ACTIVE: "stock to active",
+    Phase.CUT: "the cut",
+    Phase.DRAW: "the draw",
+    Phase.FINAL: "final",
+    Phase.HAND_OVER: "hand over",
+    Phase.GAME_OVER: "game over",
 }
 
 
-def tie_order(view: SeatView) -> str | None:
-    """The suit ranking that breaks ties at this table (None when suits never do)."""
-    if view.rules.variant == "roulette" or view.rules.suit_tiebreak:
-        return view.suit_order
-    return None
-
-
 def evaluate_cards(view: SeatView, cards: Sequence[Card]) -> HandValue | None:
-    """The best hand of ``cards`` under the table's rules (None for no cards)."""
+    """The best hand of ``cards`` under the table's rules (None for no cards): what a seat's
+    visible cards make during the hand (the hand's result comes from the engine)."""
     if not cards:
         return None
     r = view.rules
     if r.variant == "roulette":
         return evaluate(list(cards), five_of_a_kind=r.five_of_a_kind, jokers=r.jokers_at_end,
                         suit_order=view.suit_order)
-    return evaluate(list(cards), suit_order=tie_order(view))
-
-
-def positions_of(shown: Sequence[Card | None], made: Sequence[Card]) -> set[int]:
-    """Positions in ``shown`` of the cards that make a hand (duplicates matched one by one).
-
-    >>> from pokeroulette_tui.engine.cards import parse_cards
-    >>> sorted(positions_of(parse_cards("7s Kd 7h 2c"), parse_cards("7s 7h Kd 2c")[:2]))
-    [0, 2]
-    """
-    left = list(made)
-    out: set[int] = set()
-    for i, card in enumerate(shown):
-        if card is not None and card in left:
-            left.remove(card)
-            out.add(i)
-    return out
+    return evaluate(list(cards), suit_order=view.suit_order if r.suit_tiebreak else None)
 
 
 def player_cards(view: SeatView, p: PlayerView) -> tuple[Card | None, ...]:
@@ -111,7 +91,7 @@ def status_words(view: SeatView, p: PlayerView) -> list[str]:
         words.append("folded")
     elif p.all_in:
         words.append("all in")
-    elif not p.in_hand and view.phase not in ("waiting", "game_over"):
+    elif not p.in_hand and view.phase not in (Phase.WAITING, Phase.GAME_OVER):
         words.append("not in this hand")
     if p.last_life:
         words.append("last life")
@@ -292,7 +272,7 @@ def standings(view: SeatView) -> list[dict[str, Any]]:
 def phase_text(view: SeatView) -> str:
     """The phase in words, with the betting round when there is one."""
     words = PHASE_WORDS.get(view.phase, view.phase)
-    if view.phase == "betting" and view.betting_round:
+    if view.phase == Phase.BETTING and view.betting_round:
         rnd = {"round": f"after round {view.round_no}", "final": "final round",
                "pre_draw": "before the draw", "post_draw": "after the draw"}
         words += " " + rnd.get(view.betting_round, view.betting_round)
