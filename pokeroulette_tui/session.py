@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import AsyncIterator
 
 from pokeroulette_tui.engine.actions import Action, IllegalAction
-from pokeroulette_tui.engine.events import Event, redact_all
+from pokeroulette_tui.engine.events import Event, HandOver, redact_all
+from pokeroulette_tui.engine.result import HandResult
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.driver import Driver, Pace
@@ -26,6 +27,9 @@ class Update:
     note: str = ""          # connection news, errors from the server, countdowns
     closed: bool = False    # the session ended (server gone, game closed)
     deadline: float | None = None  # turn timer: loop time the current turn times out
+    #: The engine's result of the hand these events end (the table may have dealt again by
+    #: the time the screen reads the update).
+    result: HandResult | None = None
 
 
 class Session(abc.ABC):
@@ -152,7 +156,9 @@ class LocalSession(Session):
         self._wake.set()
 
     def _publish(self, events: list[Event]) -> None:
-        self._queue.put_nowait(Update(events=tuple(redact_all(events, self.log_viewer))))
+        over = any(isinstance(e, HandOver) for e in events)
+        self._queue.put_nowait(Update(events=tuple(redact_all(events, self.log_viewer)),
+                                      result=self.table.state.result if over else None))
 
     async def updates(self) -> AsyncIterator[Update]:
         while True:

@@ -81,3 +81,34 @@ async def test_lobby_then_table_over_loopback():
             assert session.seat == 1 and session.view(session.seat).seat == 1  # Bo came first
         await session.close()
         await bo.close()
+
+
+async def test_the_first_seated_leads_a_headless_lobby_from_the_screen():
+    async with Served(RULES, start_countdown=30.0) as srv:
+        session = RemoteSession("127.0.0.1", srv.port, "Ana")
+        app = LobbyApp(AppConfig(autosave=False, delay=0), session, info=["test table"])
+        async with app.run_test(size=(120, 40)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.lobby)
+            screen = app.screen
+            squatter = RawClient("Squat")
+            await squatter.connect(srv.port)
+            await wait_for(pilot, lambda: len(screen.lobby.get("seats", [])) == 2)
+            assert session.leads and screen.query_one("#btn-start").display
+            # x asks for a seat number, and the seat is taken back
+            await pilot.press("x")
+            await pilot.press("2", "enter")
+            await wait_for(pilot, lambda: len(screen.lobby.get("seats", [])) == 1)
+            err = await squatter.recv_until(lambda m: m["type"] == "error")
+            assert "Ana removed you" in err["message"]
+            # one bot is not enough for three players; two are, and ready starts the countdown
+            await pilot.press("plus")
+            await pilot.press("plus")
+            await wait_for(pilot, lambda: len(screen.lobby.get("seats", [])) == 3)
+            await pilot.press("r")
+            await wait_for(pilot, lambda: screen.lobby.get("starts_in"))
+            summary = str(screen.query_one("#lobby-summary").render())
+            assert "dealing in" in summary
+            await pilot.press("s")  # the leader need not wait
+            from pokeroulette_tui.ui.screens.table import TableScreen
+            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        await session.close()

@@ -368,8 +368,10 @@ class RemoteSession(Session):
             self.game_started = True
             self._started.set()
             self._lobby_q.put_nowait({"type": "started"})
+        over = any(e.kind == "hand_over" for e in events)
         self._updates.put_nowait(Update(events=events, note="\n".join(notes),
-                                        deadline=self.deadline))
+                                        deadline=self.deadline,
+                                        result=view.result if over else None))
 
     # -- sending --------------------------------------------------------------------------
     async def _send(self, msg: dict[str, Any]) -> None:
@@ -488,6 +490,17 @@ class RemoteSession(Session):
             await self._send({"type": "leave"})
         await self.close()
 
+    async def kick(self, seat: int) -> None:
+        """Lobby only, for the table's leader: take a seat back from someone (or a bot)."""
+        await self._send({"type": "kick", "seat": seat})
+
     @property
     def is_host(self) -> bool:
         return bool(self.welcome.get("admin"))
+
+    @property
+    def leads(self) -> bool:
+        """This connection runs the lobby: the host, or at a headless table the first
+        person seated (the ``leader`` of the last ``lobby`` message)."""
+        leader = self.lobby.get("leader")
+        return self.is_host or (leader is not None and leader == self.seat)

@@ -64,8 +64,12 @@ def lobby_summary(lobby: dict[str, Any]) -> Text:
         out.append(f" · {lobby['spectators']} watching")
     problem = lobby.get("start_problem") or ""
     out.append("\n")
+    starts_in = lobby.get("starts_in")
     if problem:
         out.append("Not ready to deal: " + problem, style="italic")
+    elif isinstance(starts_in, (int, float)) and starts_in > 0:
+        out.append(f"Everyone is ready: dealing in {starts_in:.0f} s (unless someone joins)",
+                   style="bold")
     elif lobby.get("headless"):
         out.append("Everyone is ready: dealing…", style="bold")
     else:
@@ -110,6 +114,7 @@ class LobbyScreen(Screen[None]):
         Binding("s", "start", "Start"),
         Binding("plus,equals_sign", "bots(1)", "Bot +"),
         Binding("minus", "bots(-1)", "Bot −"),
+        Binding("x", "kick", "Remove seat"),
         Binding("c", "chat", "Chat"),
         Binding("escape", "unfocus", "Back", show=False),
         Binding("l", "leave", "Leave"),
@@ -135,6 +140,7 @@ class LobbyScreen(Screen[None]):
         self.lobby: dict[str, Any] = {}
         self.ready = False
         self._entered = False
+        self._leads = False
 
     def compose(self) -> ComposeResult:
         yield Static(Text("\n".join(self.info + ["Connecting…"])), id="lobby-info")
@@ -155,7 +161,7 @@ class LobbyScreen(Screen[None]):
             yield Button("Leave", id="btn-leave", variant="error")
         yield RichLog(id="lobby-chat", markup=False, highlight=False, wrap=True, max_lines=500)
         yield Input(placeholder="chat: type and press Enter (c to chat, Esc to leave the box)",
-                    id="lobby-input", max_length=300)
+                    id="lobby-input", max_length=300, select_on_focus=False)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -172,9 +178,10 @@ class LobbyScreen(Screen[None]):
             except ConnectError as exc:
                 self._info(f"Could not join: {exc}\nPress q to quit.")
                 return
-        self._show_host_controls(s.is_host)
+        self._show_host_controls(s.leads)
         self._info("Connected." + (" You are the host: press s to start when everyone is ready."
                                    if s.is_host else " Press r when you are ready."))
+        self._leads = s.leads
         if s.lobby:
             self.show_lobby(s.lobby)
         async for msg in s.lobby_messages():
@@ -203,6 +210,13 @@ class LobbyScreen(Screen[None]):
         self.query_one("#lobby-rules", Static).update(rules_lines(lobby))
         self.query_one("#btn-ready", Button).label = "Not ready" if self.ready else "Ready"
         self.query_one("#btn-start", Button).disabled = bool(lobby.get("start_problem"))
+        leads = self.session.leads
+        if leads != self._leads:
+            self._leads = leads
+            self._show_host_controls(leads)
+            if leads and not self.session.is_host:
+                self._info("Connected. You lead this table: r when ready, s to start at once, "
+                           "+/− for bots, x to remove a seat.")
         self.refresh_bindings()
 
     def enter_table(self) -> None:
@@ -231,8 +245,8 @@ class LobbyScreen(Screen[None]):
 
     # -- keys and buttons -----------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("start", "bots"):
-            return self.session.is_host and not self.lobby.get("started")
+        if action in ("start", "bots", "kick"):
+            return self.session.leads and not self.lobby.get("started")
         if action == "ready":
             return self.session.seat is not None and not self.lobby.get("started")
         return True
@@ -256,6 +270,15 @@ class LobbyScreen(Screen[None]):
     def action_chat(self) -> None:
         self.query_one("#lobby-input", Input).focus()
 
+    def action_kick(self) -> None:
+        """Remove a seat: the chat box asks which (``/remove N``)."""
+        box = self.query_one("#lobby-input", Input)
+        box.value = "/remove "
+        box.cursor_position = len(box.value)
+        box.focus()
+        self.notify("Type the seat number to remove and press Enter (Esc: cancel).",
+                    title="Lobby", markup=False)
+
     def action_unfocus(self) -> None:
         self.set_focus(None)
 
@@ -266,7 +289,16 @@ class LobbyScreen(Screen[None]):
     async def on_input_submitted(self, event: Input.Submitted) -> None:
         text = event.value.strip()
         event.input.value = ""
-        if text:
+        if text.startswith("/remove"):
+            number = text[len("/remove"):].strip()
+            seats = self.lobby.get("seats", [])
+            if not (number.isdigit() and 1 <= int(number) <= len(seats)):
+                self.notify(f"which seat? a number from 1 to {len(seats)}", title="Lobby",
+                            severity="warning", markup=False)
+                return
+            await self._send(self.session.kick(int(number) - 1))
+            self.set_focus(None)
+        elif text:
             await self._send(self.session.chat(text))
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
