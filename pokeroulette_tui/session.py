@@ -84,6 +84,12 @@ class Session(abc.ABC):
     def history(self) -> list[list[Event]]:
         """Past hands' events, redacted for ``log_viewer``."""
 
+    #: The table keeps older hands than :meth:`history` has: :meth:`more_history` fetches them.
+    history_more: bool = False
+
+    async def more_history(self) -> None:
+        """Fetch older hands into :meth:`history` (a table that sends its history in pages)."""
+
     def result_pending(self) -> bool:
         """True while a finished hand's result waits to be seen before the next deal."""
         return False

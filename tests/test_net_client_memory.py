@@ -75,3 +75,48 @@ async def test_a_quiet_watcher_pings_and_is_not_closed_as_idle():
         assert quiet.connected and not silent.connected
         await quiet.close()
         await silent.close()
+
+
+async def test_the_history_screen_fetches_older_hands_from_the_table():
+    """A joiner has the last two hands; ← past the first asks the host for a page."""
+    import asyncio
+
+    from net_helpers import Served, autoplay
+    from pokeroulette_tui.ui.config import AppConfig
+    from pokeroulette_tui.ui.screens.history import HistoryScreen
+    from pokeroulette_tui.ui.screens.lobby import LobbyApp
+
+    # no betting (nobody busts), and Ana keeps or moves a stock card each round: the table
+    # waits for her once autoplay stops
+    rules = RuleSet(suit_order="SHDC", betting="none", stock_to_active=True)
+    async with Served(rules, bots=3, delay=0.0, hand_pause=0.0) as srv:
+        player = RemoteSession("127.0.0.1", srv.port, "Ana")
+        await player.connect()
+        await player.set_ready()
+        await player.start_game()
+        await autoplay(player, hands=6)
+        watcher = RemoteSession("127.0.0.1", srv.port, "W", spectate=True, reconnect=False)
+        app = LobbyApp(AppConfig(autosave=False, delay=0), watcher)
+        async with app.run_test(size=(100, 30)) as pilot:
+            from pokeroulette_tui.ui.screens.table import TableScreen
+            for _ in range(300):
+                if isinstance(app.screen, TableScreen) and len(watcher.history()) >= 2:
+                    break
+                await pilot.pause(0.02)
+            assert watcher.history_more and len(watcher.history()) >= 2
+            first = watcher.history()[0][0].hand_no
+            await pilot.press("h")  # the hand history, as a player opens it
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, HistoryScreen)
+            await pilot.press("home")
+            await pilot.press("left")
+            for _ in range(100):
+                if screen.hands[0][0].hand_no < first:
+                    break
+                await pilot.pause(0.02)
+            assert screen.hands[0][0].hand_no < first
+            assert screen.hands[screen.index][0].hand_no == first - 1  # one hand earlier
+        await watcher.close()
+        await player.close()
+

@@ -118,6 +118,7 @@ class RemoteSession(Session):
         self._alive: asyncio.Task[None] | None = None
         self.keepalive = 60.0  # seconds between pings
         self.history_more = False  # the host has older hands (ask with more_history())
+        self._page: asyncio.Future[None] | None = None
 
     # -- connecting -----------------------------------------------------------------
     async def connect(self) -> dict[str, Any]:
@@ -316,6 +317,8 @@ class RemoteSession(Session):
                 hands = hands + self._history
             self._history = hands[-HISTORY_HANDS:]
             self.history_more = bool(msg.get("more")) and len(hands) <= HISTORY_HANDS
+            if msg.get("page") and self._page is not None and not self._page.done():
+                self._page.set_result(None)
         elif kind == "chat":
             self.chat_lines = self.chat_lines[-199:] + [msg]
             who = str(msg.get("name", "?")) + (" (watching)" if msg.get("spectator") else "")
@@ -430,11 +433,15 @@ class RemoteSession(Session):
     async def start(self) -> None:
         """Nothing to do: the host starts a network game from the lobby."""
 
-    async def more_history(self) -> None:
-        """Ask the host for older hands (they arrive as a ``history`` page)."""
+    async def more_history(self, timeout: float = 5.0) -> None:
+        """Ask the host for older hands and wait (a while) until they are in :meth:`history`."""
         first = next((hand[0].hand_no for hand in self._history if hand), None)
-        if first is not None and self.history_more:
-            await self._send({"type": "history", "before": first})
+        if first is None or not self.history_more:
+            return
+        self._page = asyncio.get_running_loop().create_future()
+        await self._send({"type": "history", "before": first})
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self._page), timeout)
 
     async def close(self) -> None:
         """Disconnect; the seat is held on the server and can be taken back with the token."""

@@ -35,7 +35,8 @@ class TableAsides:
     def action_history(self) -> None:
         from pokeroulette_tui.ui.screens.history import HistoryScreen
 
-        self.app.push_screen(HistoryScreen(self.session.history(), me=self.session.log_viewer))
+        self.app.push_screen(HistoryScreen(self.session.history(), me=self.session.log_viewer,
+                                           session=self.session))
 
     def action_rules(self) -> None:
         from pokeroulette_tui.ui.screens.rules import RulesScreen

@@ -12,7 +12,9 @@ from textual.widgets import Static
 
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
+from pokeroulette_tui.engine.actions import IllegalAction
 from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.session import Session
 from pokeroulette_tui.ui.widgets.log import event_line
 
 
@@ -35,11 +37,14 @@ class HistoryScreen(ModalScreen[None]):
 
     index: reactive[int] = reactive(0)
 
-    def __init__(self, hands: list[list[Event]], *, me: int | None = None, name: str | None = None,
+    def __init__(self, hands: list[list[Event]], *, me: int | None = None,
+                 session: Session | None = None, name: str | None = None,
                  id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.hands = [h for h in hands if h]
         self.me = me
+        self.session = session  # a table that sends older hands on request (network play)
+        self._fetching = False
         self.set_reactive(HistoryScreen.index, max(0, len(self.hands) - 1))
 
     def compose(self) -> ComposeResult:
@@ -69,17 +74,43 @@ class HistoryScreen(ModalScreen[None]):
         body.update(Text("\n").join(event_line(e, self.me) for e in hand))
         self.query_one("#history-scroll", VerticalScroll).scroll_home(animate=False)
 
+    def _older_elsewhere(self) -> bool:
+        return self.session is not None and self.session.history_more
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "step":
             target = self.index + int(parameters[0])  # type: ignore[call-overload]
-            return 0 <= target < len(self.hands)
+            return 0 <= target < len(self.hands) or (target < 0 and self._older_elsewhere())
         return True
 
-    def action_step(self, delta: int) -> None:
+    async def action_step(self, delta: int) -> None:
         target = self.index + delta
+        if target < 0 and self._older_elsewhere() and not self._fetching:
+            target = await self._fetch_older() - 1
         if 0 <= target < len(self.hands):
             self.index = target
+            self._show()
         self.refresh_bindings()
+
+    async def _fetch_older(self) -> int:
+        """Ask the table for older hands; how many came (the current one moves up by that)."""
+        assert self.session is not None
+        self._fetching = True
+        self.query_one("#history-title", Static).update(Text("Fetching older hands…",
+                                                             style="italic"))
+        try:
+            await self.session.more_history()
+        except IllegalAction as exc:  # the connection is down: say so, keep what we have
+            self.notify(str(exc), title="History", severity="warning", markup=False)
+        finally:
+            self._fetching = False
+        fresh = [h for h in self.session.history() if h]
+        first = self.hands[0][0].hand_no if self.hands else None
+        older = [h for h in fresh if first is None or h[0].hand_no < first]
+        self.hands = older + self.hands
+        self.set_reactive(HistoryScreen.index, self.index + len(older))
+        self._show()
+        return self.index
 
     def action_jump(self, where: int) -> None:
         if self.hands:
