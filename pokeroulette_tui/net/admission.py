@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.identity import Account, HelloGuard, peer_key
-from pokeroulette_tui.net.seats import RATES, Conn, HostConfig, Out, Player
+from pokeroulette_tui.net.seats import RATES, Conn, HostConfig, Out, Player, Quiet
 
 if TYPE_CHECKING:
     from pokeroulette_tui.driver import Driver
@@ -99,8 +99,13 @@ class Admission:
         if kind not in RATES:
             return
         burst, rate = RATES[kind]
-        if not self._allowed(conn, kind, now, burst, rate):
-            raise P.ProtocolError(f"slow down: too many {kind} messages")
+        if self._allowed(conn, kind, now, burst, rate):
+            conn.told.discard(kind)
+            return
+        if kind in conn.told:  # said once: the rest of the flood is dropped unanswered
+            raise Quiet(f"slow down: too many {kind} messages")
+        conn.told.add(kind)
+        raise P.ProtocolError(f"slow down: too many {kind} messages")
 
     def oversized(self, cid: int) -> list[Out]:
         """The peer sent a line longer than the limit: refuse it and close (its tail is never
@@ -119,6 +124,8 @@ class Admission:
             conn.closing = True
             if conn.welcomed:
                 log.info("closing connection %s: %s", conn.cid, text)
+        elif isinstance(exc, Quiet):
+            return []
         return [Out(conn.cid, P.error(text, ref=ref, fatal=fatal), close=fatal)]
 
     def _hello(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:

@@ -31,6 +31,10 @@ RATES: dict[str, tuple[float, float]] = {
 }
 
 
+class Quiet(P.ProtocolError):
+    """A refusal not worth an answer (the same flood again): counted as an error, unsaid."""
+
+
 @dataclass
 class Out:
     """One thing to do on a connection: send ``msg`` (if any; or ``data``, a message already
@@ -58,9 +62,9 @@ class HostConfig:
     bot_level: str = "random"
     headless: bool = True          # no host seat: the game starts when every player is ready
     hello_timeout: float = 5.0
-    max_connections: int = 128     # sockets at once; when full, a waiting or idle one goes
-    max_pending: int = 16          # connections yet to say hello: when full, the oldest goes
-    max_pending_per_peer: int = 4  # … the same for one address (or account)
+    max_connections: int = 512     # sockets at once; when full, a waiting or idle one goes
+    max_pending: int = 384         # connections yet to say hello: when full, the oldest goes
+    max_pending_per_peer: int = 256  # … the same for one address (or account)
     max_spectators: int = 32
     spectator_idle: float = 600.0  # a spectator that sends nothing this long is closed
     lobby_gap: float = 0.25        # lobby updates to everyone at most this often
@@ -102,6 +106,7 @@ class Conn:
     last_id: int = -1
     heard: float = 0.0              # when it last sent anything
     buckets: dict[str, tuple[float, float]] = field(default_factory=dict)  # kind: (tokens, at)
+    told: set[str] = field(default_factory=set)  # kinds told "slow down" since their last pass
     account: Account | None = None  # who the kernel says is connected (Unix sockets)
     peer: str = "unknown"           # what failed hellos are counted under
     refused: str = ""               # this account may not join: the answer to its hello

@@ -58,8 +58,29 @@ class Listen:
                 "mode": self.mode, "group": self.group}
 
 
+def _room_for_sockets(host: TableHost) -> None:
+    """Raise this process's open-file limit towards its ceiling, and keep the host's
+    connection cap below it (a crowd of sockets must never leave the host unable to accept
+    its players)."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = 4096 if hard == resource.RLIM_INFINITY else min(hard, 4096)
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            soft = want
+    except (ImportError, ValueError, OSError):
+        return
+    if soft != resource.RLIM_INFINITY:
+        cfg = host.config
+        cfg.max_connections = max(16, min(cfg.max_connections, soft - 64))
+        cfg.max_pending = min(cfg.max_pending, cfg.max_connections * 3 // 4)
+
+
 async def start(server: Server, listen: Listen) -> Listen:
     """Start listening; returns where (the port actually bound)."""
+    _room_for_sockets(server.host)
     if listen.unix is not None:
         try:
             unix.clear_stale(listen.unix)
