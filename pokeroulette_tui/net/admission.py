@@ -16,6 +16,11 @@ if TYPE_CHECKING:
     from pokeroulette_tui.engine.rules import RuleSet
     from pokeroulette_tui.net.nettable import NetTable
 
+#: The answer to a connection that made way for a newer one before saying hello (made once:
+#: a crowd of sockets may cost many of them a second).
+_CROWDED = P.encode(P.error("too many connections are waiting to say hello; try again",
+                            fatal=True))
+
 log = logging.getLogger("pokeroulette.net")
 
 
@@ -31,6 +36,8 @@ class Admission:
     guard: HelloGuard
     password_digest: str
     admin_token: str | None
+    waiting: dict[int, Conn]
+    waiting_from: dict[str, dict[int, Conn]]
 
     def connect(self, cid: int, now: float, peer: object = None) -> list[Out]:
         """A new connection; ``peer`` is its Account when the kernel told us (Unix sockets),
@@ -53,35 +60,50 @@ class Admission:
                 "this table admits accounts of this machine only"
             if refusal:  # told in answer to the hello (closing before it could lose the news)
                 self.guard.log(log, now, "refused %s: %s", peer_key(peer), refusal)
-        self.conns[cid] = Conn(cid=cid, opened=now, heard=now, account=account, peer=key,
-                               refused=refusal)
+        conn = self.conns[cid] = Conn(cid=cid, opened=now, heard=now, account=account, peer=key,
+                                      refused=refusal)
+        self.waiting[cid] = conn
+        self.waiting_from.setdefault(key, {})[cid] = conn
         self._wake(now + self.config.hello_timeout)
         return out
+
+    def _admitted(self, conn: Conn) -> None:
+        """``conn`` said a good hello, or is gone: it leaves the waiting room."""
+        self.waiting.pop(conn.cid, None)
+        mine = self.waiting_from.get(conn.peer)
+        if mine is not None:
+            mine.pop(conn.cid, None)
+            if not mine:
+                del self.waiting_from[conn.peer]
 
     def _make_room(self, key: str) -> list[Out] | None:
         """Close what must go for one more connection from ``key``: the oldest connection yet
         to say hello (its address's own first), else the spectator silent longest; None when
-        nothing can go (the server is full of players)."""
+        nothing can go (the server is full of players). The waiting room is kept in order of
+        arrival, so this costs the same with 5 connections as with 500."""
         cfg = self.config
-        open_ = [c for c in self.conns.values() if not c.closing]
-        waiting = sorted((c for c in open_ if not c.welcomed), key=lambda c: c.opened)
-        mine = [c for c in waiting if c.peer == key]
+        mine = self.waiting_from.get(key, {})
         victim = None
         if len(mine) >= cfg.max_pending_per_peer:
-            victim = mine[0]
-        elif len(waiting) >= cfg.max_pending:
-            victim = waiting[0]
-        elif len(open_) >= cfg.max_connections:
-            idle = sorted((c for c in open_ if c.spectator), key=lambda c: c.heard)
-            victim = waiting[0] if waiting else idle[0] if idle else None
+            victim = next(iter(mine.values()))
+        elif len(self.waiting) >= cfg.max_pending:
+            victim = next(iter(self.waiting.values()))
+        elif len(self.conns) >= cfg.max_connections:
+            if self.waiting:
+                victim = next(iter(self.waiting.values()))
+            else:
+                idle = [c for c in self.conns.values() if c.spectator and not c.closing]
+                victim = min(idle, key=lambda c: c.heard) if idle else None
             if victim is None:
                 return None
         if victim is None:
             return []
         victim.closing = True
-        why = ("too many connections are waiting to say hello; try again" if not victim.welcomed
-               else "the server is full: making room for a player")
-        return [Out(victim.cid, P.error(why, fatal=True), close=True)]
+        self._admitted(victim)
+        if not victim.welcomed:
+            return [Out(victim.cid, data=_CROWDED, close=True)]
+        return [Out(victim.cid, P.error("the server is full: making room for a player",
+                                        fatal=True), close=True)]
 
     def _allowed(self, conn: Conn, kind: str, now: float, burst: float, rate: float) -> bool:
         """Take one of ``conn``'s tokens for ``kind`` (a bucket of ``burst`` refilled at
@@ -158,11 +180,13 @@ class Admission:
             if sum(c.spectator for c in self.conns.values()) >= self.config.max_spectators:
                 raise P.ProtocolError("too many spectators", fatal=True)
             conn.spectator = conn.welcomed = True
+            self._admitted(conn)
             out = [Out(conn.cid, self._welcome(conn, None))]
             out += self._catch_up(conn, now)
             return out + self._notice(f"{conn.name} is watching") + self._lobby_all(but=conn)
         player, token, replaced, existing = self._claim(conn, h["name"], h["token"])
         conn.player, conn.welcomed = player, True
+        self._admitted(conn)
         out = []
         old = self.conns.get(replaced) if replaced is not None else None
         if old is not None:

@@ -61,6 +61,9 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         self.password_digest = P.password_digest(config.password) if config.password else ""
         self.guard = HelloGuard()
         self.clock = 0.0                      # the time of what is being handled now
+        self.waiting: dict[int, Conn] = {}    # connections yet to say hello, oldest first …
+        self.waiting_from: dict[str, dict[int, Conn]] = {}  # … and by address (or account)
+        self._idle_check = 0.0                # spectators' silence is checked now and then
         self.opened_at: float | None = None   # the first connection: the lobby's clock starts
         self.expired = False                  # the lobby timed out: the table is closed
         self.start_at: float | None = None    # headless: everyone is ready, the game starts then
@@ -201,6 +204,8 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         """The connection is gone (closed, reset, too slow): hold the seat, tell the others."""
         self.clock = now
         conn = self.conns.pop(cid, None)
+        if conn is not None:
+            self._admitted(conn)
         if conn is None or conn.player is None or conn.player.cid != cid:
             return []
         player = conn.player

@@ -62,9 +62,10 @@ class HostConfig:
     bot_level: str = "random"
     headless: bool = True          # no host seat: the game starts when every player is ready
     hello_timeout: float = 5.0
-    max_connections: int = 512     # sockets at once; when full, a waiting or idle one goes
-    max_pending: int = 384         # connections yet to say hello: when full, the oldest goes
-    max_pending_per_peer: int = 256  # … the same for one address (or account)
+    max_connections: int = 2048    # sockets at once (kept below the open-file limit); when
+                                   # full, a waiting or idle one goes
+    max_pending: int = 1024        # connections yet to say hello: when full, the oldest goes
+    max_pending_per_peer: int = 768  # … the same for one address (or account)
     max_spectators: int = 32
     spectator_idle: float = 600.0  # a spectator that sends nothing this long is closed
     lobby_gap: float = 0.25        # lobby updates to everyone at most this often

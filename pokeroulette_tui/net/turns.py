@@ -40,6 +40,8 @@ class Turns:
     version: int
     next_wakeup: float | None
     _bot_job: BotJob | None
+    waiting: dict[int, Conn]
+    _idle_check: float
 
     def _on_act(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
         ref = P.want_int(msg, "id", lo=0, hi=2**53)
@@ -159,24 +161,31 @@ class Turns:
         return self._saved(out)
 
     def _sweep(self, now: float) -> list[Out]:
-        """Close connections that said no hello in time and spectators silent too long."""
+        """Close connections that said no hello in time (the oldest first: the waiting room
+        is in order of arrival) and, now and then, spectators silent too long."""
         cfg, out = self.config, []
-        for c in list(self.conns.values()):
+        for c in list(self.waiting.values()):
             if c.closing:
+                self._admitted(c)
                 continue
-            if not c.welcomed:
-                limit, why = c.opened + cfg.hello_timeout, \
-                    f"no hello within {cfg.hello_timeout:g} seconds"
-            elif c.spectator and cfg.spectator_idle > 0:
-                limit, why = c.heard + cfg.spectator_idle, \
-                    f"closed after {cfg.spectator_idle:g} seconds without a word"
-            else:
-                continue
-            if now >= limit:
-                c.closing = True
-                out.append(Out(c.cid, P.error(why, fatal=True), close=True))
-            else:
+            limit = c.opened + cfg.hello_timeout
+            if now < limit:
                 self._wake(limit)
+                break
+            c.closing = True
+            self._admitted(c)
+            out.append(Out(c.cid, P.error(f"no hello within {cfg.hello_timeout:g} seconds",
+                                          fatal=True), close=True))
+        if cfg.spectator_idle > 0 and now >= self._idle_check:
+            self._idle_check = now + min(1.0, cfg.spectator_idle / 4)
+            for c in self.conns.values():
+                if c.spectator and not c.closing and now >= c.heard + cfg.spectator_idle:
+                    c.closing = True
+                    out.append(Out(c.cid, P.error(
+                        f"closed after {cfg.spectator_idle:g} seconds without a word",
+                        fatal=True), close=True))
+            if any(c.spectator for c in self.conns.values()):
+                self._wake(self._idle_check)
         return out
 
     def take_bot_job(self) -> BotJob | None:
