@@ -33,7 +33,8 @@ MAX_TOKEN = 128
 MAX_AMOUNT = 10**12
 """Amounts beyond this are refused before they reach the engine."""
 
-CLIENT_TYPES = ("hello", "ready", "chat", "act", "start", "bots", "back", "leave", "ping")
+CLIENT_TYPES = ("hello", "ready", "chat", "act", "start", "bots", "kick", "back", "leave",
+                "ping", "history")
 SERVER_TYPES = ("welcome", "error", "lobby", "commit", "state", "history", "chat", "notice",
                 "ack", "pong", "bye")
 
@@ -153,15 +154,46 @@ def clean_name(raw: Any) -> str:
     """
     if not isinstance(raw, str) or len(raw) > 4 * MAX_NAME + 64:
         raise ProtocolError(f"choose a name of 1 to {MAX_NAME} letters", fatal=True)
-    name = clean_text(raw, MAX_NAME)
+    name = clean_text(raw, 4 * MAX_NAME + 64)
     if not name:
         raise ProtocolError(f"choose a name of 1 to {MAX_NAME} letters", fatal=True)
+    if len(name) > MAX_NAME:  # refused, not cut: a cut name may be someone else's
+        raise ProtocolError(f"{name[:MAX_NAME]}… is too long: a name is at most {MAX_NAME} "
+                            "letters", fatal=True)
     return name
 
 
+# Letters of other scripts (and digits) that look like Latin ones, after case folding:
+# Cyrillic and Greek look-alikes of a-z, and the usual digit-for-letter swaps.
+_LOOKALIKE = str.maketrans({
+    "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
+    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j",
+    "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ɡ": "g", "ı": "i",
+    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "u", "ν": "v",
+    "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ζ": "z", "γ": "y", "ω": "w",
+    "0": "o", "1": "l", "|": "l", "5": "s", "ß": "ss",
+})
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like, for telling look-alike names apart: compatibility forms
+    folded, case and accents dropped, other scripts' look-alike letters made Latin, ``rn``
+    read as ``m`` (in the spirit of Unicode's confusable skeletons, UTS #39).
+
+    >>> name_skeleton("Аna") == name_skeleton("Ana")   # a Cyrillic А
+    True
+    >>> name_skeleton("Bo") == name_skeleton("B0"), name_skeleton("Ana") == name_skeleton("Anna")
+    (True, False)
+    """
+    folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
+    bare = "".join(c for c in folded if not unicodedata.combining(c))
+    return bare.translate(_LOOKALIKE).replace("rn", "m").replace(" ", "")
+
+
 def same_name(a: str, b: str) -> bool:
-    """Names are unique at a table regardless of case and compatibility forms."""
-    return unicodedata.normalize("NFKC", a).casefold() == unicodedata.normalize("NFKC", b).casefold()
+    """Names are unique at a table regardless of case, compatibility forms, accents and
+    look-alike letters of other scripts."""
+    return name_skeleton(a) == name_skeleton(b)
 
 
 # -- secrets -------------------------------------------------------------------------
@@ -239,7 +271,7 @@ def check_hello(msg: dict[str, Any]) -> dict[str, Any]:
     if msg.get("type") != "hello":
         raise ProtocolError('the first message must be {"type": "hello", ...}', fatal=True)
     version = msg.get("version")
-    if version != VERSION or isinstance(version, bool):
+    if type(version) is not int or version != VERSION:  # (not 2.0, not true)
         raise ProtocolError(f"this server speaks protocol version {VERSION}, not "
                             f"{str(version)[:20]}", fatal=True)
     try:
