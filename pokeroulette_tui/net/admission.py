@@ -35,6 +35,7 @@ class Admission:
     driver: Driver | None
     guard: HelloGuard
     password_digest: str
+    password_check: P.PasswordCheck
     admin_token: str | None
     waiting: dict[int, Conn]
     waiting_from: dict[str, dict[int, Conn]]
@@ -165,8 +166,8 @@ class Admission:
         else:
             conn.admin = bool(self.admin_token and h["admin"]
                               and P.secret_matches(h["admin"], self.admin_token))
-            if self.password_digest and not conn.admin and not P.password_matches(
-                    h["password"], self.password_digest):
+            if self.password_digest and not conn.admin and not self.password_check.matches(
+                    h["password"]):
                 self.guard.failed(conn.peer, now)
                 raise P.ProtocolError("wrong password" if h["password"] else
                                       "this table has a password (join with --password, "

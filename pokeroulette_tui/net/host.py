@@ -59,6 +59,7 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         self._revealed_key: Any = None
         self._revealed: list[list[Any]] = []
         self.password_digest = P.password_digest(config.password) if config.password else ""
+        self.password_check = P.PasswordCheck(self.password_digest, config.password)
         self.guard = HelloGuard()
         self.clock = 0.0                      # the time of what is being handled now
         self.waiting: dict[int, Conn] = {}    # connections yet to say hello, oldest first …
@@ -92,6 +93,7 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
                 host.players[int(i)].token_digest = str(digest)
         if not host.password_digest and isinstance(meta.get("password"), str):
             host.password_digest = meta["password"]  # the table keeps its password
+            host.password_check = P.PasswordCheck(host.password_digest)
         for i, uid in (meta.get("accounts") or {}).items():
             if 0 <= int(i) < len(host.players) and isinstance(uid, int):
                 host.players[int(i)].uid = uid

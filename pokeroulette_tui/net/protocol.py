@@ -6,9 +6,11 @@ protocol are tested without a network (see docs/PROTOCOL.md for the whole protoc
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
+import os
 import unicodedata
 from dataclasses import fields
 from typing import Any
@@ -211,15 +213,72 @@ def secret_matches(given: Any, expected: str) -> bool:
     return hmac.compare_digest(a, b) and ok_type
 
 
-def password_digest(password: str) -> str:
-    """What a save keeps of the table's password (so a resumed table still asks for it)."""
-    return hashlib.sha256(b"pokeroulette-password:" + password.encode("utf-8", "replace")).hexdigest()
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
+"""The cost of the password hash kept in saves (about 16 MiB and a tenth of a second)."""
+
+
+def _b64(data: bytes) -> str:
+    return base64.b64encode(data).decode().rstrip("=")
+
+
+def _unb64(text: str) -> bytes:
+    return base64.b64decode(text + "=" * (-len(text) % 4))
+
+
+def password_digest(password: str, *, salt: bytes | None = None) -> str:
+    """What a save keeps of the table's password (so a resumed table still asks for it): a
+    salted, slow scrypt hash, ``scrypt$N$r$p$salt$hash``."""
+    salt = os.urandom(16) if salt is None else salt
+    key = hashlib.scrypt(password.encode("utf-8", "replace"), salt=salt, n=SCRYPT_N,
+                         r=SCRYPT_R, p=SCRYPT_P, dklen=32)
+    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${_b64(salt)}${_b64(key)}"
 
 
 def password_matches(given: Any, digest: str) -> bool:
-    """Constant-time check of a password against :func:`password_digest`."""
-    text = given if isinstance(given, str) and len(given) <= MAX_PASSWORD else ""
-    return hmac.compare_digest(password_digest(text), digest) and isinstance(given, str)
+    """Constant-time check of a password against :func:`password_digest` (or the unsalted
+    digest older saves kept)."""
+    if not isinstance(given, str) or len(given) > MAX_PASSWORD:
+        return False
+    raw = given.encode("utf-8", "replace")
+    parts = digest.split("$")
+    if len(parts) == 6 and parts[0] == "scrypt":
+        try:
+            n, r, p = int(parts[1]), int(parts[2]), int(parts[3])
+            if not (2 <= n <= 2**20 and 1 <= r <= 32 and 1 <= p <= 16):
+                return False
+            key = hashlib.scrypt(raw, salt=_unb64(parts[4]), n=n, r=r, p=p, dklen=32,
+                                 maxmem=256 * 1024 * 1024)
+            return hmac.compare_digest(key, _unb64(parts[5]))
+        except (ValueError, TypeError):
+            return False
+    legacy = hashlib.sha256(b"pokeroulette-password:" + raw).hexdigest()
+    return hmac.compare_digest(legacy, digest)
+
+
+class PasswordCheck:
+    """Repeated checks of the table's password without the slow hash each time: a hello
+    costs the host one HMAC, not a tenth of a second of its event loop. The slow check runs
+    only until one hello has got the password right (a resumed table, which knows only the
+    hash), and for every wrong try (which the per-peer back-off slows down)."""
+
+    def __init__(self, digest: str, plain: str | None = None) -> None:
+        self.digest = digest
+        self._key = os.urandom(32)
+        self._known = self._mac(plain) if plain else None
+
+    def _mac(self, text: str) -> bytes:
+        return hmac.new(self._key, text.encode("utf-8", "replace"), hashlib.sha256).digest()
+
+    def matches(self, given: Any) -> bool:
+        if not isinstance(given, str) or len(given) > MAX_PASSWORD:
+            return False
+        mac = self._mac(given)
+        if self._known is not None:
+            return hmac.compare_digest(mac, self._known)
+        if password_matches(given, self.digest):
+            self._known = mac
+            return True
+        return False
 
 
 def token_digest(token: str) -> str:
