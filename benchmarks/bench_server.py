@@ -1,24 +1,30 @@
-"""Server load: 10 tables × 5 bot clients over loopback.
+"""Server load: 10 tables × 5 bot clients over loopback, with the journal and without.
 
 Run ``python benchmarks/bench_server.py`` (options: ``--tables``, ``--clients``, ``--seconds``,
-``--no-save``, ``--think`` seconds before each bot action, ``--pace`` seconds between a
-table's actions on average, ``--procs`` server processes). The servers run in one child
-process (one event loop, like one ``pokeroulette host`` per table sharing a machine); the bot
-clients run in this process as light line clients (JSON only), so the numbers are the
-server's. With and without saving, the same things are counted:
+``--rounds``, ``--think`` seconds before each bot action, ``--pace`` seconds between a table's
+actions on average, ``--procs`` server processes, ``--mode journal|none|both``). The servers run
+in child processes (one event loop each, like ``pokeroulette host`` per table sharing a
+machine); the bot clients run in this process as light line clients (JSON only), so the
+figures are the server's. Each round plays the same tables (same seeds, same bots) once with
+the journal (every action written and fsync'd before anyone is told) and once without
+(``none``), in alternating order, and the same things are counted for both:
 
-- client actions (what the bot clients sent and the servers played) and every action the
-  servers applied (dealer steps too, counted by the servers themselves);
-- the server's CPU time (user + system, from /proc) divided by the client actions: the host
-  CPU per client action, dealer steps, views and the journal included;
+- client actions: what the bot clients sent and the servers played, in the measured window;
+- every action the servers applied in that window (dealer steps too), as the servers count it;
+- the server processes' CPU time (user + system, from /proc) over that window divided by the
+  client actions: the host CPU per client action, dealer steps, views and the journal
+  included; and the same over the first seconds of play (``cold``: the games start, the
+  first checkpoints and deals) apart from the measured window (``warm``);
 - action→update latency: from a client writing an action to it reading the state that
   action produced, p50 / p99 / max;
-- the server process's resident memory (VmRSS now and VmHWM peak), and per table;
+- disk writes: group commits and fdatasync calls per client action (journal only);
+- the server processes' resident memory (VmRSS now and VmHWM peak), and per table.
 
-``--tables 100 --pace 2`` is a hundred tables at one client action per 2 s each (each bot
-waits 0.5–1.5 × the pace before acting, so the tables do not act in step).
-- two references measured in the same run: the engine alone (Table.apply in a loop, no
-  network, no saving) and a loopback ping round trip to the same servers, printed as ratios.
+It ends with the ratios journal / none from the same run, and two references measured in
+the same run: the engine alone (Table.apply in a loop, no network, no saving) and a loopback
+ping round trip to the same servers. ``--tables 100 --pace 2`` is a hundred tables at one
+client action per 2 s each (each bot waits 0.5–1.5 × the pace before acting, so the tables
+do not act in step).
 """
 
 from __future__ import annotations
@@ -49,21 +55,31 @@ RULES = RuleSet(suit_order="SHDC", starting_chips=1_000_000)
 async def serve(tables: int, folder: str | None, first: int = 0) -> None:
     from pokeroulette_tui.net.host import HostConfig, TableHost
     from pokeroulette_tui.net.server import Server
+    try:
+        from pokeroulette_tui.net.server import GroupCommit
+    except ImportError:  # an older server (to compare with): no counts of disk writes
+        GroupCommit = None
 
     servers, hosts = [], []
     for t in range(first, first + tables):
         save = Path(folder) / f"table-{t}.json" if folder else None
         host = TableHost(HostConfig(rules=RULES, seed=1000 + t, save_path=save, turn_timeout=60,
-                                    delay=0.0, hand_pause=0.0))
+                                    delay=0.0, hand_pause=0.0, start_countdown=0.0))
         server = Server(host)
         _, port = await server.start("127.0.0.1", 0)
         servers.append(server)
         hosts.append(host)
         print(port, flush=True)
     print("ready", flush=True)
-    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)  # until the parent closes it
-    # every action the servers applied (dealer steps too), counted the same way saving or not
-    print("applied", sum(len(h.table.actions) for h in hosts if h.table is not None), flush=True)
+    loop = asyncio.get_running_loop()
+    group = GroupCommit.of(loop) if GroupCommit is not None else None
+    while True:  # "count": what was applied and written so far; end of input: stop
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if not line:
+            break
+        applied = sum(len(h.table.actions) for h in hosts if h.table is not None)
+        groups, syncs = (group.groups, group.syncs) if group is not None else (0, 0)
+        print(f"count {applied} {groups} {syncs}", flush=True)
     for s in servers:
         await s.close()
 
@@ -90,7 +106,7 @@ class BotClient:
 
     async def run(self, port: int, start: asyncio.Event, stop: asyncio.Event) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=P.CLIENT_MAX_LINE)
-        writer.write(P.encode({"type": "hello", "version": 1, "name": self.name}))
+        writer.write(P.encode({"type": "hello", "version": P.VERSION, "name": self.name}))
         await writer.drain()
         while self.seat is None:  # seated before anyone is ready (else a table may start early)
             msg = json.loads(await reader.readline())
@@ -160,21 +176,27 @@ class BotClient:
         return None
 
 
-async def ping_rtt(port: int, n: int = 300) -> list[float]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(P.encode({"type": "hello", "version": 1, "name": "Pinger", "spectate": True}))
-    await writer.drain()
+async def ping_rtt(port: int, n: int = 9, conns: int = 2) -> list[float]:
+    """Loopback round trips of a ``ping`` (a host answers at most 10 at once per connection,
+    then 2 a second: ``n`` pings on each of ``conns`` watcher connections)."""
     out = []
-    for i in range(n):
-        t0 = time.perf_counter()
-        writer.write(P.encode({"type": "ping", "id": i}))
+    for k in range(conns):
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(P.encode({"type": "hello", "version": P.VERSION, "name": f"Pinger{k}",
+                               "spectate": True}))
         await writer.drain()
-        while True:
-            msg = json.loads(await reader.readline())
-            if msg["type"] == "pong":
-                break
-        out.append(time.perf_counter() - t0)
-    writer.close()
+        for i in range(n):
+            t0 = time.perf_counter()
+            writer.write(P.encode({"type": "ping", "id": i}))
+            await writer.drain()
+            while True:
+                msg = json.loads(await reader.readline())
+                if msg["type"] == "pong":
+                    break
+                if msg["type"] == "error":
+                    raise SystemExit(f"the ping was refused: {msg['message']}")
+            out.append(time.perf_counter() - t0)
+        writer.close()
     return out
 
 
@@ -207,103 +229,196 @@ def rss(pid: int) -> tuple[float, float]:
     return mib("VmRSS"), mib("VmHWM")
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far."""
-    parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))] * 1000
 
 
-async def drive(args: argparse.Namespace) -> int:
-    folder = None if args.no_save else tempfile.mkdtemp(prefix="bench-tables-")
-    procs, ports = [], []
-    for k in range(args.procs):  # tables split over server processes (one event loop each)
-        share = args.tables // args.procs + (1 if k < args.tables % args.procs else 0)
-        cmd = [sys.executable, __file__, "--serve", "--tables", str(share), "--first", str(len(ports))]
-        if folder:
-            cmd += ["--dir", folder]
-        proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        while True:
-            line = proc.stdout.readline().strip()
-            if line == "ready":
-                break
-            ports.append(int(line))
-        procs.append(proc)
-    hwm_idle = sum(rss(p.pid)[1] for p in procs)
-    pings = await ping_rtt(ports[0])
+class Servers:
+    """The server processes of one run: their ports, CPU times and counts."""
+
+    def __init__(self, args: argparse.Namespace, journal: bool) -> None:
+        self.folder = tempfile.mkdtemp(prefix="bench-tables-") if journal else None
+        self.procs: list[subprocess.Popen[str]] = []
+        self.ports: list[int] = []
+        for k in range(args.procs):  # tables split over server processes (one event loop each)
+            share = args.tables // args.procs + (1 if k < args.tables % args.procs else 0)
+            cmd = [sys.executable, __file__, "--serve", "--tables", str(share),
+                   "--first", str(len(self.ports))]
+            if self.folder:
+                cmd += ["--dir", self.folder]
+            proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            while True:
+                line = proc.stdout.readline().strip()
+                if line == "ready":
+                    break
+                self.ports.append(int(line))
+            self.procs.append(proc)
+
+    def cpu(self) -> tuple[float, float]:
+        """User and system CPU seconds of the server processes so far."""
+        user = system = 0.0
+        for p in self.procs:
+            parts = Path(f"/proc/{p.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            user += int(parts[11]) / os.sysconf("SC_CLK_TCK")
+            system += int(parts[12]) / os.sysconf("SC_CLK_TCK")
+        return user, system
+
+    def counts(self) -> tuple[int, int, int]:
+        """Actions applied, group commits and fdatasync calls so far (all processes)."""
+        total = [0, 0, 0]
+        for p in self.procs:
+            p.stdin.write("count\n")
+            p.stdin.flush()
+        for p in self.procs:
+            fields = p.stdout.readline().split()
+            for i in range(3):
+                total[i] += int(fields[1 + i])
+        return total[0], total[1], total[2]
+
+    def rss(self) -> tuple[float, float]:
+        now = peak = 0.0
+        for p in self.procs:
+            n, h = rss(p.pid)
+            now, peak = now + n, peak + h
+        return now, peak
+
+    def stop(self) -> int:
+        """Stop the servers; the journal bytes on disk."""
+        for p in self.procs:
+            p.stdin.close()
+        for p in self.procs:
+            p.wait(30)
+        if not self.folder:
+            return 0
+        return sum(f.stat().st_size for f in Path(self.folder).glob("table-*.json"))
+
+
+class Window:
+    """CPU, counts and client actions at one moment, to subtract."""
+
+    def __init__(self, servers: Servers, bots: list[BotClient]) -> None:
+        self.t = time.perf_counter()
+        self.user, self.system = servers.cpu()
+        self.applied, self.groups, self.syncs = servers.counts()
+        self.actions = sum(b.total for b in bots)
+
+
+async def play(args: argparse.Namespace, journal: bool) -> dict[str, float]:
+    """One run of the tables with or without the journal; its figures."""
+    servers = Servers(args, journal)
+    hwm_idle = servers.rss()[1]
+    pings = await ping_rtt(servers.ports[0])
     start, stop = asyncio.Event(), asyncio.Event()
     bots = [BotClient(f"Bot{t}-{c}", seed=t * 100 + c, think=args.think, pace=args.pace)
             for t in range(args.tables) for c in range(args.clients)]
-    tasks = [asyncio.create_task(b.run(ports[i // args.clients], start, stop))
+    tasks = [asyncio.create_task(b.run(servers.ports[i // args.clients], start, stop))
              for i, b in enumerate(bots)]
     await asyncio.wait_for(asyncio.gather(*(b.welcomed.wait() for b in bots)), 60)
+    w0 = Window(servers, bots)
     start.set()  # everyone is seated: all say they are ready, the games start
-    await asyncio.sleep(args.warmup)  # measure play, not the lobby and the first deal
-    t0 = time.perf_counter()
-    cpu0, load0, mine0 = (sum(cpu_seconds(p.pid) for p in procs), os.getloadavg()[0],
-                          time.process_time())
+    await asyncio.sleep(args.warmup)  # cold: the games start, first checkpoints and deals
+    w1 = Window(servers, bots)
     for b in bots:
         b.latencies.clear()
-        b.actions = 0
+    mine0 = time.process_time()
     await asyncio.sleep(args.seconds)
-    # the counts and the CPU time over the same moment (bots stop acting first)
-    stop.set()
-    server_cpu_s = sum(cpu_seconds(p.pid) for p in procs) - cpu0
-    elapsed = time.perf_counter() - t0
-    client_actions = sum(b.actions for b in bots)
-    server_cpu = server_cpu_s / elapsed
-    client_cpu = (time.process_time() - mine0) / elapsed
-    now_rss = sum(rss(p.pid)[0] for p in procs)
-    peak_rss = sum(rss(p.pid)[1] for p in procs)
+    stop.set()  # the counts and the CPU time over the same moment (bots stop acting first)
+    w2 = Window(servers, bots)
+    client_cpu = (time.process_time() - mine0) / (w2.t - w1.t)
+    now_rss, peak_rss = servers.rss()
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    applied = 0
-    for p in procs:
-        p.stdin.close()
-        for line in p.stdout:
-            if line.startswith("applied "):
-                applied += int(line.split()[1])
-        p.wait(15)
-    journal_bytes = sum(f.stat().st_size for f in Path(folder).glob("table-*.json")) if folder else 0
+    journal_bytes = servers.stop()
     lat = [x for b in bots for x in b.latencies]
-    client_total = sum(b.total for b in bots)
-    ref = engine_alone(3.0)
+    elapsed = w2.t - w1.t
+    warm = max(1, w2.actions - w1.actions)
+    cold = max(1, w1.actions - w0.actions)
+    return {
+        "elapsed": elapsed, "actions": w2.actions - w1.actions,
+        "rate": (w2.actions - w1.actions) / elapsed,
+        "applied": (w2.applied - w1.applied) / warm,
+        "cpu": (w2.user + w2.system - w1.user - w1.system) * 1000 / warm,
+        "user": (w2.user - w1.user) * 1000 / warm, "sys": (w2.system - w1.system) * 1000 / warm,
+        "load": (w2.user + w2.system - w1.user - w1.system) / elapsed,
+        "cold": (w1.user + w1.system - w0.user - w0.system) * 1000 / cold,
+        "groups": (w2.groups - w1.groups) / warm, "syncs": (w2.syncs - w1.syncs) / warm,
+        "p50": pct(lat, .5), "p99": pct(lat, .99), "max": max(lat, default=0) * 1000,
+        "samples": len(lat), "rss": now_rss, "peak": peak_rss,
+        "per_table": (now_rss - hwm_idle) * 1024 / args.tables,
+        "bytes": journal_bytes, "client_cpu": client_cpu, "ping": statistics.median(pings) * 1000,
+    }
 
-    print(f"tables {args.tables} × {args.clients} bot clients over loopback, {elapsed:.1f} s, "
-          f"{args.procs} server process{'es' if args.procs > 1 else ''} (after {args.warmup:g} s of play), "
-          f"saving after every action: {'yes' if folder else 'no'}, bots think "
-          f"{args.think * 1000:.0f} ms, pace {args.pace:g} s  (cpus: {os.cpu_count()})")
-    print(f"  client actions:        {client_actions} ({client_actions / elapsed:,.0f}/s)")
-    print(f"  all actions applied:   {applied} since the start (dealer steps included), "
-          f"{applied / max(1, client_total):.2f} per client action")
-    if folder:
-        print(f"  saves on disk:         {journal_bytes / 1024:,.0f} KiB in {args.tables} files")
-    print(f"  action→update latency: p50 {pct(lat, .5):.2f} ms · p99 {pct(lat, .99):.2f} ms · "
-          f"max {max(lat) * 1000:.1f} ms  ({len(lat)} samples)")
-    print(f"  server RSS:            {now_rss:.1f} MiB now, {peak_rss:.1f} MiB peak "
-          f"({hwm_idle:.1f} MiB before play{', summed' if args.procs > 1 else ''}; "
-          f"{(now_rss - hwm_idle) * 1024 / args.tables:,.0f} KiB a table over that)")
-    print(f"  server CPU:            {server_cpu:.0%} of one core, "
-          f"{server_cpu_s * 1000 / max(1, client_actions):.3f} ms per client action "
-          f"(process CPU time / client actions); machine load average at start {load0:.1f}")
-    print(f"  bot clients' CPU:      {client_cpu:.0%} of one core (all {len(bots)} in this process)")
+
+async def drive(args: argparse.Namespace) -> int:
+    modes = {"both": ["journal", "none"], "journal": ["journal"], "none": ["none"]}[args.mode]
+    runs: dict[str, list[dict[str, float]]] = {m: [] for m in modes}
+    for r in range(args.rounds):
+        for mode in (modes if r % 2 == 0 else modes[::-1]):  # alternate the order
+            runs[mode].append(await play(args, mode == "journal"))
+    ref = engine_alone(3.0)
+    med = {m: {k: statistics.median(run[k] for run in rs) for k in rs[0]} for m, rs in runs.items()}
+
+    print(f"{args.tables} tables × {args.clients} bot clients over loopback, {args.seconds:g} s "
+          f"measured after {args.warmup:g} s of play, {args.rounds} round(s) "
+          f"(medians), {args.procs} server process{'es' if args.procs > 1 else ''}, "
+          f"bots think {args.think * 1000:.0f} ms, pace {args.pace:g} s  "
+          f"(cpus: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f})")
+    rows = [
+        ("client actions/s", "rate", "{:,.0f}"),
+        ("applied per client action", "applied", "{:.2f}"),
+        ("host CPU ms/client action", "cpu", "{:.3f}"),
+        ("  of which user / system", None, None),
+        ("  cold (first seconds)", "cold", "{:.3f}"),
+        ("server CPU (cores)", "load", "{:.2f}"),
+        ("latency p50 ms", "p50", "{:.2f}"),
+        ("latency p99 ms", "p99", "{:.2f}"),
+        ("latency max ms", "max", "{:.1f}"),
+        ("disk groups/client action", "groups", "{:.2f}"),
+        ("fdatasync/client action", "syncs", "{:.2f}"),
+        ("server RSS MiB now / peak", None, None),
+        ("RSS KiB per table", "per_table", "{:,.0f}"),
+    ]
+    print(f"  {'':28}" + "".join(f"{m:>16}" for m in modes)
+          + (f"{'journal/none':>16}" if len(modes) == 2 else ""))
+    for label, key, fmt in rows:
+        cells = []
+        for m in modes:
+            d = med[m]
+            if label.startswith("  of which"):
+                cells.append(f"{d['user']:.3f} / {d['sys']:.3f}")
+            elif label.startswith("server RSS"):
+                cells.append(f"{d['rss']:.1f} / {d['peak']:.1f}")
+            else:
+                cells.append(fmt.format(d[key]))
+        ratio = ""
+        if len(modes) == 2 and key in ("cpu", "cold", "p50", "p99", "rate", "load"):
+            ratio = f"{med['journal'][key] / med['none'][key]:15.2f}×"
+        print(f"  {label:28}" + "".join(f"{c:>16}" for c in cells) + f"{ratio:>16}")
+    if "journal" in med:
+        print(f"  journal on disk: {med['journal']['bytes'] / 1024:,.0f} KiB "
+              f"in {args.tables} files")
+    first = med[modes[0]]
+    print(f"  bot clients' CPU: {first['client_cpu']:.0%} of one core "
+          f"(all {args.tables * args.clients} in this process)")
     print("references measured in this run:")
-    per_table = client_actions / elapsed / args.tables
     print(f"  engine alone (Table.apply, no network, no save): {ref:,.0f} actions/s, "
           f"{1000 / ref:.3f} ms each → host CPU per client action = "
-          f"{server_cpu_s / max(1, client_actions) * ref:.1f}× an engine step "
-          f"(each table plays {per_table:.1f} client actions/s)")
-    p50_ping = statistics.median(pings) * 1000
-    print(f"  loopback ping round trip: p50 {p50_ping:.3f} ms → latency p50 = "
-          f"{pct(lat, .5) / p50_ping:.1f}× a ping, p99 = {pct(lat, .99) / p50_ping:.1f}× a ping")
+          + ", ".join(f"{med[m]['cpu'] / 1000 * ref:.1f}× an engine step ({m})" for m in modes))
+    ping = statistics.median(med[m]["ping"] for m in modes)
+    print(f"  loopback ping round trip: p50 {ping:.3f} ms → "
+          + ", ".join(f"latency p99 = {med[m]['p99'] / ping:.0f}× a ping ({m})" for m in modes))
     goal = args.goal if args.goal is not None else (20.0 if args.pace else 50.0)
-    verdict = "met" if pct(lat, .99) < goal else "NOT met"
-    print(f"  p99 target (< {goal:g} ms on this machine): {verdict}")
+    for m in modes:
+        verdict = "met" if med[m]["p99"] < goal else "NOT met"
+        print(f"  p99 target (< {goal:g} ms on this machine), {m}: {verdict}")
+    cpu_goal = 0.6
+    if "journal" in med:
+        verdict = "met" if med["journal"]["cpu"] <= cpu_goal else "NOT met"
+        print(f"  host CPU target (≤ {cpu_goal} ms per client action, journal on): {verdict}")
     return 0
 
 
@@ -311,8 +426,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=10)
     ap.add_argument("--clients", type=int, default=5)
-    ap.add_argument("--seconds", type=float, default=15.0)
-    ap.add_argument("--no-save", action="store_true", help="do not save after every action")
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="runs of each mode, alternating their order (medians are shown)")
+    ap.add_argument("--mode", choices=("both", "journal", "none"), default="both",
+                    help="with the journal, without, or both side by side (default)")
+    ap.add_argument("--no-save", action="store_true", help="the same as --mode none")
     ap.add_argument("--think", type=float, default=0.0,
                     help="seconds a bot client waits before acting (default 0: as fast as it can)")
     ap.add_argument("--warmup", type=float, default=2.0,
@@ -328,11 +447,14 @@ def main() -> int:
     ap.add_argument("--dir", default=None, help=argparse.SUPPRESS)
     ap.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.no_save:
+        args.mode = "none"
     if args.serve:
         if os.environ.get("BENCH_PROFILE"):  # write a cProfile of the server to this file
             import cProfile
+            out = f"{os.environ['BENCH_PROFILE']}.{'journal' if args.dir else 'none'}"
             cProfile.runctx("asyncio.run(serve(args.tables, args.dir, args.first))", globals(),
-                            locals(), os.environ["BENCH_PROFILE"])
+                            locals(), out)
         else:
             asyncio.run(serve(args.tables, args.dir, args.first))
         return 0

@@ -97,6 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="with --unix: the accounts that may join (default: your group)")
     host.add_argument("--port", type=int, default=7777)
     host.add_argument("--bind", default="0.0.0.0")
+    host.add_argument("--no-tls", action="store_true",
+                      help="TCP without TLS (players then join with --no-tls): only on a "
+                           "network you trust")
     _add_password_args(host)
     host.add_argument("--name", default=None, help="your name at the table (TCP)")
     host.add_argument("--headless", action="store_true", help="host without sitting at the table")
@@ -126,6 +129,11 @@ def build_parser() -> argparse.ArgumentParser:
     join = sub.add_parser("join", help="join a table: @LOGIN on this machine, or HOST[:PORT]")
     join.add_argument("address", nargs="?", default=None, metavar="@LOGIN | HOST[:PORT]")
     join.add_argument("--unix", default=None, metavar="PATH", help="join the table at this socket")
+    join.add_argument("--no-tls", action="store_true",
+                      help="join a table hosted with --no-tls (plain TCP)")
+    join.add_argument("--fingerprint", default=None, metavar="SHA256:…",
+                      help="the host's TLS certificate fingerprint (as its banner prints it): "
+                           "checked instead of trusting the first visit")
     join.add_argument("--owner", default=None, metavar="LOGIN",
                       help="with --unix: the account that must be serving that socket")
     join.add_argument("--name", default=None, help="your name at a TCP table")

@@ -177,9 +177,10 @@ class RawClient:
         self.ids = 0
         self.version = 0
 
-    async def connect(self, port: int, **hello: Any) -> dict[str, Any]:
-        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", port,
-                                                                 limit=P.CLIENT_MAX_LINE)
+    async def connect(self, port: int, *, tls: bool = False, **hello: Any) -> dict[str, Any]:
+        from pokeroulette_tui.net.tls import client_context
+        self.reader, self.writer = await asyncio.open_connection(
+            "127.0.0.1", port, limit=P.CLIENT_MAX_LINE, ssl=client_context() if tls else None)
         await self.send({"type": "hello", "version": 2, "name": self.name,
                          "spectate": self.spectate, **hello})
         msg = await self.recv()
@@ -271,12 +272,19 @@ class Served:
     def __init__(self, rules: RuleSet | None = None, **kw: Any) -> None:
         from pokeroulette_tui.net.server import Server
         server_kw = {k: kw.pop(k) for k in ("queue_size", "limit") if k in kw}
+        self.tls_dir = kw.pop("tls_dir", None)  # a folder for a TLS identity: serve TLS
         self.host = make_host(rules, **kw)
         self.server = Server(self.host, **server_kw)
         self.port = 0
+        self.fingerprint = ""
 
     async def __aenter__(self) -> "Served":
-        _, self.port = await self.server.start("127.0.0.1", 0)
+        context = None
+        if self.tls_dir is not None:
+            from pokeroulette_tui.net import tls
+            identity = tls.host_identity(self.tls_dir)
+            context, self.fingerprint = tls.server_context(identity), identity.fingerprint
+        _, self.port = await self.server.start("127.0.0.1", 0, ssl=context)
         return self
 
     async def __aexit__(self, *exc: Any) -> None:

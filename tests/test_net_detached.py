@@ -167,11 +167,13 @@ async def test_a_detached_headless_table_keeps_its_password_off_every_command_li
         assert b"hunter2" not in cmdline and b"pokeroulette_tui.net.serve" in cmdline
         assert os.getsid(server_pid) == server_pid  # a session of its own: no terminal to lose
         wrong = RawClient("Ana")
-        assert (await wrong.connect(port, password="nope"))["message"] == "wrong password"
+        assert (await wrong.connect(port, tls=True, password="nope"))["message"] == \
+            "wrong password"
         await wrong.close()
         await asyncio.sleep(1.1)  # the back-off after a failed hello
         right = RawClient("Ana")
-        assert (await right.connect(port, password="hunter2-but-longer"))["type"] == "welcome"
+        assert (await right.connect(port, tls=True,
+                                    password="hunter2-but-longer"))["type"] == "welcome"
         await right.close()
         log = (tmp_path / "home" / "data" / "host.log")
         assert oct(log.stat().st_mode & 0o777) == oct(0o600)
@@ -225,7 +227,7 @@ async def test_a_tcp_host_who_loses_the_terminal_comes_back_with_its_admin_secre
             screen += await asyncio.to_thread(_drain, master, 0.2)
             assert loop.time() < end, f"no banner: {screen[-2000:]!r}"
         port = int(screen.split(b"on 127.0.0.1:")[1].split()[0])
-        await bo.connect(port)
+        await bo.connect(port, tls=True)
         await bo.recv_until(lambda m: m["type"] == "lobby" and any(
             s["host"] and s["connected"] for s in m["seats"]), timeout=30)
         os.close(master)
@@ -242,7 +244,7 @@ async def test_a_tcp_host_who_loses_the_terminal_comes_back_with_its_admin_secre
             del os.environ["POKEROULETTE_HOME"]
         assert secret
         back = RemoteSession("127.0.0.1", port, "Hostess", admin=secret, reconnect=False,
-                             server_uid=os.geteuid())
+                             server_uid=os.geteuid(), tls=True)
         w = await back.connect()
         assert w["admin"] is True and w["name"] == "Hostess"
         lobby = await bo.recv_until(lambda m: m["type"] == "lobby" and any(

@@ -177,3 +177,34 @@ def test_sitting_at_your_own_table_is_the_screens_job():
     code = launch.run_host(host_args("--port", "0"), RuleSet(),
                            play=lambda args, rules, password: seen.append((rules, password)) or 7)
     assert code == 7 and seen == [(RuleSet(), None)]
+
+
+def test_join_uses_tls_by_default_and_checks_the_fingerprint_flag(tmp_path, monkeypatch):
+    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
+    session, _ = launch.join_session(build_parser().parse_args(
+        ["join", "10.1.2.3", "--name", "Ana"]))
+    assert session.tls and session.known is not None and session.fingerprint is None
+    assert str(session.known.path).startswith(str(tmp_path))
+    plain, _ = launch.join_session(build_parser().parse_args(
+        ["join", "10.1.2.3", "--name", "Ana", "--no-tls"]))
+    assert not plain.tls
+    fp = "SHA256:" + "A" * 43
+    pinned, _ = launch.join_session(build_parser().parse_args(
+        ["join", "10.1.2.3", "--name", "Ana", "--fingerprint", fp.lower().replace("sha256", "SHA256")]))
+    assert pinned.fingerprint is not None and pinned.fingerprint.startswith("SHA256:")
+    for argv, why in ((["--fingerprint", "nonsense"], "not a certificate fingerprint"),
+                      (["--fingerprint", fp, "--no-tls"], "cannot go with --no-tls")):
+        with pytest.raises(CliError, match=why):
+            launch.join_session(build_parser().parse_args(
+                ["join", "10.1.2.3", "--name", "Ana", *argv]))
+
+
+def test_the_banner_shows_the_certificate_or_warns_without_tls():
+    from pokeroulette_tui.net.serve import Listen
+    host = launch.make_host(host_args("--headless"), RuleSet(), None)
+    args = host_args("--headless", "--bind", "127.0.0.1")
+    lines = "\n".join(launch.banner(host, Listen("127.0.0.1", 7777, tls=True,
+                                                 fingerprint="SHA256:abc"), args))
+    assert "TLS certificate:    SHA256:abc" in lines and "--no-tls" not in lines
+    lines = "\n".join(launch.banner(host, Listen("0.0.0.0", 7777, tls=False), args))
+    assert "NO TLS" in lines and "--name NAME --no-tls" in lines

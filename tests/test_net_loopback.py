@@ -197,13 +197,13 @@ async def test_host_killed_with_sigkill_resumes_the_same_hand(tmp_path):
     env = {**os.environ, "POKEROULETTE_HOME": str(tmp_path)}
     save = tmp_path / "table.json"
     common = ["--headless", "--bind", "127.0.0.1", "--port", "0", "--delay", "0",
-              "--turn-timeout", "0"]
+              "--turn-timeout", "0", "--start-countdown", "0"]  # (TLS, as by default)
     proc, port = _start_host([*common, "--seed", "5", "--save", str(save), "--bots", "1",
                               "--rule", "suit_order=SHDC"], env)
     try:
         clients = [RawClient(n) for n in ("Ana", "Bo")]
         for c in clients:
-            await c.connect(port)
+            await c.connect(port, tls=True)
         for c in clients:
             await c.send({"type": "ready", "ready": True})
 
@@ -237,7 +237,7 @@ async def test_host_killed_with_sigkill_resumes_the_same_hand(tmp_path):
     try:
         again = [RawClient(n) for n in ("Ana", "Bo")]
         for c, old in zip(again, clients):
-            w = await c.connect(port, token=old.token)
+            w = await c.connect(port, tls=True, token=old.token)
             assert w["type"] == "welcome" and w["seat"] == old.seat
             st = await c.recv_until(lambda m: m["type"] == "state")
             before = next(m for m in reversed(old.msgs) if m["type"] == "state")
@@ -264,13 +264,19 @@ def stat_mode(path: Path) -> int:
     return stat.S_IMODE(os.stat(path).st_mode)
 
 
-async def test_the_minimal_client_in_protocol_md_plays(monkeypatch):
-    """docs/PROTOCOL.md says a client can be written from it alone: its example client plays."""
+async def test_the_minimal_client_in_protocol_md_plays(tmp_path):
+    """docs/PROTOCOL.md says a client can be written from it alone: its example client plays,
+    over TLS, pinning the table's certificate (and refuses another one)."""
     doc = (Path(__file__).resolve().parents[1] / "docs" / "PROTOCOL.md").read_text()
     code = doc.split("```python")[-1].split("```")[0].replace("asyncio.run(main())", "")
     space: dict = {}
     exec(compile(code, "PROTOCOL.md", "exec"), space)
-    async with Served(RULES, bots=2) as srv:
+    async with Served(RULES, bots=2, tls_dir=tmp_path) as srv:
+        space["FINGERPRINT"] = "SHA256:not-this-one"
+        with pytest.raises(SystemExit, match="not the table's certificate"):
+            await space["main"]("127.0.0.1", srv.port, "Doc")
+        assert not srv.host.players or all(p.name != "Doc" for p in srv.host.players)
+        space["FINGERPRINT"] = srv.fingerprint
         task = asyncio.create_task(space["main"]("127.0.0.1", srv.port, "Doc"))
         for _ in range(400):
             await asyncio.sleep(0.02)

@@ -80,3 +80,58 @@ async def test_a_real_tls_connection_shows_the_hosts_fingerprint(tmp_path):
     finally:
         server.close()
         await server.wait_closed()
+
+
+async def test_a_tls_table_end_to_end_pins_then_refuses_an_impostor(tmp_path, monkeypatch):
+    """A session joins a TLS table, pins its certificate, and later refuses another table
+    (another certificate) at the same address before sending its password."""
+    from net_helpers import make_host
+    from pokeroulette_tui.engine.rules import RuleSet
+    from pokeroulette_tui.net.client import ConnectError, RemoteSession
+    from pokeroulette_tui.net.server import Server
+
+    known = tls.KnownTables(tmp_path / "known")
+    ident = tls.host_identity(tmp_path / "host")
+    host = make_host(RuleSet(suit_order="SHDC"), password="pw")
+    server = Server(host)
+    _, port = await server.start("127.0.0.1", 0, ssl=tls.server_context(ident))
+    try:
+        s = RemoteSession("127.0.0.1", port, "Ana", password="pw", tls=True, known=known,
+                          reconnect=False)
+        await s.connect()
+        assert "pinned" in s.tls_note and known.get(f"127.0.0.1:{port}") == ident.fingerprint
+        await s.close()
+        # a plain client cannot talk to it, and says how to fix it
+        plain = RemoteSession("127.0.0.1", port, "Bo", password="pw", reconnect=False)
+        with pytest.raises(ConnectError, match="join without --no-tls"):
+            await plain.connect()
+    finally:
+        await server.close()
+    # an impostor at the same address with its own certificate
+    other = tls.host_identity(tmp_path / "impostor")
+    imp_host = make_host(RuleSet(suit_order="SHDC"))
+    seen: list = []
+    orig = imp_host.receive
+    imp_host.receive = lambda cid, line, now: (seen.append(line), orig(cid, line, now))[1]
+    imp = Server(imp_host)
+    await imp.start("127.0.0.1", port, ssl=tls.server_context(other))
+    try:
+        s = RemoteSession("127.0.0.1", port, "Ana", password="pw", tls=True, known=known,
+                          reconnect=False)
+        with pytest.raises(ConnectError, match="different certificate.*not sent"):
+            await s.connect()
+        assert seen == []  # not a byte of the hello (nor the password) reached it
+    finally:
+        await imp.close()
+
+
+async def test_a_tls_client_at_a_plain_table_is_told_what_to_do(tmp_path):
+    from net_helpers import Served
+    from pokeroulette_tui.engine.rules import RuleSet
+    from pokeroulette_tui.net.client import ConnectError, RemoteSession
+
+    async with Served(RuleSet(suit_order="SHDC")) as srv:
+        s = RemoteSession("127.0.0.1", srv.port, "Ana", tls=True,
+                          known=tls.KnownTables(tmp_path / "k"), reconnect=False)
+        with pytest.raises(ConnectError, match="does not speak TLS.*--no-tls"):
+            await s.connect()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 import logging
 from typing import Any, AsyncIterator, Callable
 
@@ -76,11 +77,18 @@ class RemoteSession(Session):
                  connect_timeout: float = 10.0, act_timeout: float = 15.0,
                  retry_delays: tuple[float, ...] = (0.2, 0.5, 1, 2, 3, 5, 5, 5, 10, 10, 10, 10),
                  limit: int = P.CLIENT_MAX_LINE, unix: Target | None = None,
-                 server_uid: int | None = None) -> None:
+                 server_uid: int | None = None, tls: bool = False,
+                 fingerprint: str | None = None, known: Any = None) -> None:
         self.host, self.port, self.name = host, port, name
         # TCP to this machine: the account that must be serving (pinned on the first connect)
         self.server_uid = server_uid
         self.unix = unix  # a Unix-socket table: the kernel vouches for both ends
+        # TCP with ``tls`` (the command line's default, unless --no-tls): the host's
+        # certificate is checked against ``fingerprint`` or the pin in ``known``
+        # (net.tls.KnownTables) before anything is sent
+        self.tls = tls and unix is None
+        self.fingerprint, self.known = fingerprint, known
+        self.tls_note = ""  # what the certificate check said (a first visit pins it)
         self.password, self.token, self.spectate, self.admin = password, token, spectate, admin
         self.reconnect = reconnect
         self.on_token = on_token
@@ -150,18 +158,41 @@ class RemoteSession(Session):
             except UnixError as exc:
                 raise ConnectError(str(exc), retry=exc.retry) from None
             return await self._hello(reader, writer)
+        context = None
+        if self.tls:
+            from pokeroulette_tui.net import tls
+            context = tls.client_context()
         try:
             reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(self.host, self.port, limit=self.limit), self.connect_timeout)
+                asyncio.open_connection(self.host, self.port, limit=self.limit, ssl=context),
+                self.connect_timeout)
+        except ssl.SSLError:
+            raise ConnectError(f"{self.host}:{self.port} does not speak TLS: if its host "
+                               "started the table with --no-tls, join with --no-tls (and "
+                               "only on a network you trust)") from None
         except (OSError, asyncio.TimeoutError) as exc:
             raise ConnectError(f"cannot reach {self.host}:{self.port} "
                                f"({exc.strerror or exc.__class__.__name__ if isinstance(exc, OSError) else 'timed out'})",
                                retry=True) from None
-        problem = self._check_tcp_server(writer)
+        problem = self._check_tcp_server(writer) or self._check_certificate(writer)
         if problem:
             writer.close()
             raise ConnectError(problem)
         return await self._hello(reader, writer)
+
+    def _check_certificate(self, writer: asyncio.StreamWriter) -> str:
+        """TLS: the host's certificate must be the one pinned for this address (or given
+        with --fingerprint); else nothing is sent. "" when it is."""
+        if not self.tls:
+            return ""
+        from pokeroulette_tui.net import tls
+        try:
+            seen = tls.peer_fingerprint(writer.get_extra_info("ssl_object"))
+            self.tls_note = tls.check_pin(f"{self.host}:{self.port}", seen,
+                                          expected=self.fingerprint, known=self.known)
+        except (tls.PinError, ValueError) as exc:
+            return str(exc) + "; your password and token were not sent"
+        return ""
 
     def _check_tcp_server(self, writer: asyncio.StreamWriter) -> str:
         """On this machine, who serves the port: the same account every time (the first
@@ -192,7 +223,10 @@ class RemoteSession(Session):
             while True:
                 line = await asyncio.wait_for(reader.readline(), self.connect_timeout)
                 if not line:
-                    raise ConnectError("the server closed the connection")
+                    raise ConnectError("the server closed the connection" + (
+                        "" if self.tls or self.unix is not None else
+                        " (if the table uses TLS, as tables do unless hosted with --no-tls, "
+                        "join without --no-tls)"))
                 msg = P.decode(line)
                 if msg["type"] == "error":
                     raise ConnectError(str(msg.get("message", "refused")))

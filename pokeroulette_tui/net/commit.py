@@ -19,6 +19,7 @@ import hashlib
 import random
 import secrets
 from collections import Counter
+from itertools import chain
 from typing import Any, Callable, Iterable
 
 from pokeroulette_tui.engine.cards import BY_INDEX, Card, parse_card
@@ -99,6 +100,16 @@ def _zones(state: GameState) -> dict[str, list[Card]]:
     return zones
 
 
+def _zone_lists(state: GameState) -> list[list[Card]]:
+    """The card lists of :func:`_zones`, in the same order, without their names."""
+    m, lm = state.match, state.last_match
+    lists = [state.deck, state.discards, [m] if m is not None else [],
+             [lm] if lm is not None else []]
+    for s in state.seats:
+        lists += (s.stock, s.actives, s.hand, s.added)
+    return lists
+
+
 # -- the server's side -------------------------------------------------------------
 
 class DeckCommitter:
@@ -157,16 +168,30 @@ class DeckCommitter:
         opened yet. ``shown`` must be exactly what the viewer is shown (its view, its events)."""
         if not self.cards:
             return []
-        seen = self.revealed.setdefault(viewer, {})
+        return self.open(viewer, self.indices(shown))
+
+    def indices(self, shown: Iterable[Card | None]) -> list[int]:
+        """The committed index of each card object in ``shown`` that is from this hand's shoe
+        (in order; faces of other decks, such as the suit-ranking draw, and None skipped)."""
+        pos, cards = self.pos, self.cards
         out = []
         for card in shown:
-            if card is None:
-                continue
-            i = self.pos.get(id(card))
-            if i is None or i in seen or self.cards[i] is not card:
-                continue
-            seen[i] = None
-            out.append([i, self.nonces[i].hex(), card.text])
+            i = pos.get(id(card))
+            if i is not None and cards[i] is card:
+                out.append(i)
+        return out
+
+    def open(self, viewer: int | None, indices: Iterable[int]) -> list[list[Any]]:
+        """``[index, nonce hex, card]`` for each of ``indices`` (from :meth:`indices` of what
+        the viewer is shown) this viewer has not been opened yet; they count as opened now."""
+        if not self.cards:
+            return []
+        seen = self.revealed.setdefault(viewer, {})
+        out = []
+        for i in indices:
+            if i not in seen:
+                seen[i] = None
+                out.append([i, self.nonces[i].hex(), self.cards[i].text])
         return out
 
     def opened(self, viewer: int | None) -> list[list[Any]]:
@@ -196,14 +221,11 @@ class DeckCommitter:
         pos = self.pos
         return {k: [pos.get(id(c), -1) for c in cards] for k, cards in _zones(state).items()}
 
-    def places(self, state: GameState) -> tuple[int, ...]:
+    def places(self, state: GameState) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Which card object is where, cheaply: equal exactly when :meth:`zones` would be
         (the objects are kept alive by the state and by ``cards``, so their ids stay theirs)."""
-        out: list[int] = []
-        for cards in _zones(state).values():
-            out.append(-1 - len(cards))  # zone boundaries
-            out.extend(map(id, cards))
-        return tuple(out)
+        lists = _zone_lists(state)
+        return tuple(map(len, lists)), tuple(map(id, chain.from_iterable(lists)))
 
     def revealed_list(self) -> list[list[Any]]:
         """Which indices each viewer has been opened, as saved."""

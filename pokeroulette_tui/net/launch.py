@@ -157,10 +157,20 @@ def banner(host: TableHost, where: Listen, args: argparse.Namespace) -> list[str
         bind, port = where.bind, where.port
         lines = [f"Hosting {kind} on {bind or '*'}:{port}"
                  + (" (headless)" if host.config.headless else "")]
+        plain = "" if where.tls else " --no-tls"
         for addr in lan_addresses(bind):
-            lines.append(f"  friends join with:  pokeroulette join {addr}:{port} --name NAME")
+            lines.append(f"  friends join with:  pokeroulette join {addr}:{port} --name NAME"
+                         + plain)
         if bind in ("", "0.0.0.0", "::"):
-            lines.append(f"  on this machine:    pokeroulette join 127.0.0.1:{port} --name NAME")
+            lines.append(f"  on this machine:    pokeroulette join 127.0.0.1:{port} --name NAME"
+                         + plain)
+        if where.tls and where.fingerprint:
+            lines.append(f"  TLS certificate:    {where.fingerprint}")
+            lines.append("  (players see it on their first visit: tell them, or they join "
+                         "with --fingerprint and this value)")
+        elif not where.tls:
+            lines.append("  NO TLS (--no-tls): anyone on the network sees passwords, tokens "
+                         "and cards")
         if host.password_digest:
             lines.append("  (this table has a password: join with --password, --password-file "
                          f"FILE or {PASSWORD_ENV})")
@@ -169,6 +179,13 @@ def banner(host: TableHost, where: Listen, args: argparse.Namespace) -> list[str
         lines.append(f"  after a crash:      pokeroulette host --resume {host.config.save_path}"
                      + (" --unix" if where.unix is not None else ""))
     return lines
+
+
+def known_tables():
+    """The certificates this account has pinned (an owner-only file in its data folder)."""
+    from pokeroulette_tui import paths
+    from pokeroulette_tui.net import tls
+    return tls.KnownTables(paths.data_dir() / tls.KNOWN_FILE)
 
 
 def say(line: str) -> None:
@@ -240,7 +257,8 @@ def serve_and_sit(args: argparse.Namespace, rules: RuleSet, password: str | None
             name = next((p.name for p in probe.players if p.host), None)
         store_admin(where.port, admin or "")
         session = RemoteSession("127.0.0.1", where.port, name or "Host", admin=admin,
-                                password=password, server_uid=os.geteuid())
+                                password=password, server_uid=os.geteuid(), tls=where.tls,
+                                fingerprint=where.fingerprint or None)
         back = f"pokeroulette join 127.0.0.1:{where.port} --name {session.name}"
     lines = banner(probe, where, args)
     lines.append(f"  the table runs on its own (pid {proc.pid}); if this terminal is lost, "
@@ -347,7 +365,18 @@ def join_session(args: argparse.Namespace) -> tuple[RemoteSession, list[str]]:
             raise CliError(str(exc)) from None
     elif admin:  # the host's own secret goes only to a table this account serves
         server_uid = os.geteuid()
+    fingerprint = getattr(args, "fingerprint", None)
+    if fingerprint is not None:
+        from pokeroulette_tui.net import tls
+        try:
+            fingerprint = tls.normal_fingerprint(fingerprint)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    use_tls = not getattr(args, "no_tls", False)
+    if not use_tls and fingerprint:
+        raise CliError("--fingerprint checks a TLS certificate: it cannot go with --no-tls")
     session = RemoteSession(host, port, name, password=password, token=token,
                             spectate=bool(args.spectate), admin=admin, server_uid=server_uid,
-                            on_token=lambda t: store_token(host, port, name, t))
+                            on_token=lambda t: store_token(host, port, name, t),
+                            tls=use_tls, fingerprint=fingerprint, known=known_tables())
     return session, [f"Joining {host}:{port} as {name}"]

@@ -27,8 +27,9 @@ from pokeroulette_tui.table import Table
 log = logging.getLogger("pokeroulette.net")
 
 
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
+_dumps: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":")).encode
+"""As ``json.dumps(value, separators=(",", ":"))``, one encoder for every call."""
+_MISSING = object()
 
 
 @dataclass
@@ -50,13 +51,44 @@ def write_all(writes: list[JournalWrite]) -> None:
     """Write a group of journal writes in order, then make the appended ones durable with one
     ``fdatasync`` per file (a checkpoint is written atomically and synced by ``start``).
     Runs in any thread; raises OSError."""
+    failed = write_groups(writes)
+    if failed:
+        raise next(iter(failed.values()))
+
+
+def write_groups(writes: list[JournalWrite]) -> dict[int, OSError]:
+    """Like :func:`write_all` for the writes of several journals at once (several tables):
+    each file's writes in order, the appends to one file joined into one ``write``, then one
+    ``fdatasync`` per file. A file that fails skips its remaining writes without stopping the
+    others. Returns the failures by ``id(file)``. Runs in any thread."""
+    failed: dict[int, OSError] = {}
     synced: dict[int, journal.JournalFile] = {}
-    for w in writes:
-        w.write()
-        if not w.start:
-            synced[id(w.file)] = w.file
-    for f in synced.values():
-        f.sync(data_only=True)
+    segments: list[tuple[JournalWrite | None, journal.JournalFile, list[str]]] = []
+    for w in writes:  # consecutive appends to one file become one write
+        if not w.start and segments and segments[-1][0] is None and segments[-1][1] is w.file:
+            segments[-1][2].append(w.text)
+        else:
+            segments.append((w if w.start else None, w.file, [w.text]))
+    for start, file, texts in segments:
+        key = id(file)
+        if key in failed:
+            continue  # a file that failed skips the rest of its writes
+        try:
+            if start is not None:
+                start.write()
+                synced.pop(key, None)  # a checkpoint is synced when written
+            else:
+                file.append(texts[0] if len(texts) == 1 else "".join(texts))
+                synced[key] = file
+        except OSError as exc:
+            failed[key] = exc
+            synced.pop(key, None)
+    for key, f in synced.items():
+        try:
+            f.sync(data_only=True)
+        except OSError as exc:
+            failed[key] = exc
+    return failed
 
 
 @dataclass
@@ -119,14 +151,18 @@ class NetTable(Table):
             self.flush()
 
     def _net_changes(self) -> dict[str, Any]:
-        """The parts of the resume data that differ from what the journal holds."""
+        """The parts of the resume data that differ from what the journal holds. A part is
+        compared with the one last written (``net_meta`` makes a changed part anew, never
+        changing one in place), and encoded only when it differs."""
         if self.net_meta is None:
             return {}
         changed = {}
+        last = self._net_objs
         for key, value in self.net_meta().items():
-            if self._net_objs.get(key) is value and isinstance(value, (dict, list)):
-                continue  # the very object last written (net_meta keeps unchanged parts)
-            self._net_objs[key] = value
+            before = last.get(key, _MISSING)
+            if before is value or (type(before) is type(value) and before == value):
+                continue
+            last[key] = value
             text = _dumps(value)
             if self._net_texts.get(key) != text:
                 self._net_texts[key] = text

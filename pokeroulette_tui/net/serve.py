@@ -52,10 +52,19 @@ class Listen:
     unix: Path | None = None
     mode: int = 0o660
     group: int | None = None
+    tls: bool = False       # TCP: TLS with the host's own certificate …
+    fingerprint: str = ""   # … whose fingerprint players check (known once listening)
 
     def to_json(self) -> dict[str, Any]:
         return {"bind": self.bind, "port": self.port, "unix": str(self.unix) if self.unix else None,
-                "mode": self.mode, "group": self.group}
+                "mode": self.mode, "group": self.group, "tls": self.tls,
+                "fingerprint": self.fingerprint}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Listen":
+        return cls(bind=data["bind"], port=data["port"],
+                   unix=Path(data["unix"]) if data.get("unix") else None,
+                   tls=bool(data.get("tls")), fingerprint=str(data.get("fingerprint") or ""))
 
 
 def _room_for_sockets(host: TableHost) -> None:
@@ -88,8 +97,17 @@ async def start(server: Server, listen: Listen) -> Listen:
             raise unix.UnixError(f"cannot replace {listen.unix}: {exc.strerror}") from None
         await server.start_unix(listen.unix, mode=listen.mode, group=listen.group)
         return listen
-    bind, port = await server.start(listen.bind, listen.port)
-    return Listen(bind=bind, port=port)
+    context, fingerprint = None, ""
+    if listen.tls:
+        from pokeroulette_tui import paths
+        from pokeroulette_tui.net import tls
+        try:
+            identity = tls.host_identity(paths.data_dir())
+        except (OSError, ValueError) as exc:
+            raise CliError(f"cannot make or read the table's TLS certificate: {exc}") from None
+        context, fingerprint = tls.server_context(identity), identity.fingerprint
+    bind, port = await server.start(listen.bind, listen.port, ssl=context)
+    return Listen(bind=bind, port=port, tls=listen.tls, fingerprint=fingerprint)
 
 
 def _people_connected(host: TableHost) -> bool:
@@ -208,7 +226,7 @@ def unix_path(args: argparse.Namespace) -> Path:
 def listen_for(args: argparse.Namespace, host: TableHost) -> Listen:
     """Where the table listens; for ``--unix``, its folder made (or checked) first."""
     if getattr(args, "unix", None) is None:
-        return Listen(bind=args.bind, port=args.port)
+        return Listen(bind=args.bind, port=args.port, tls=not getattr(args, "no_tls", False))
     path = unix_path(args)
     allow = bool(getattr(args, "allow", None))
     group = None if allow else os.getegid()
@@ -300,9 +318,7 @@ def spawn_server(args: argparse.Namespace, rules: RuleSet, *, password: str | No
         os.close(status_r)
     line = data.decode("utf-8", "replace").strip().splitlines()[:1]
     if line and line[0].startswith("ok "):
-        where = json.loads(line[0][3:])
-        return proc, Listen(bind=where["bind"], port=where["port"],
-                            unix=Path(where["unix"]) if where["unix"] else None)
+        return proc, Listen.from_json(json.loads(line[0][3:]))
     if proc.poll() is None:
         proc.terminate()
     reason = line[0][6:] if line and line[0].startswith("error ") else \

@@ -13,6 +13,7 @@ import contextlib
 import itertools
 import logging
 import os
+import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
@@ -20,12 +21,107 @@ from typing import Any, Callable
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.host import Out, TableHost
 from pokeroulette_tui.net.identity import Account
-from pokeroulette_tui.net.nettable import JournalWrite, write_all
+from pokeroulette_tui.net.nettable import JournalWrite, write_groups
 
 log = logging.getLogger("pokeroulette.net")
 
 QUEUE_SIZE = 256
 """Messages waiting for one slow client before it is disconnected."""
+AHEAD = 64
+"""Clock steps of one table that may wait for the disk before the clock waits too."""
+LANES = 4
+"""Worker threads a group of journal writes is shared out over (their fsyncs side by side)."""
+
+
+@dataclass(eq=False)
+class _Step:
+    """One host step waiting for its journal lines to be on disk before it is sent."""
+
+    server: "Server"
+    write: JournalWrite | None
+    outs: list[Out]
+    done: asyncio.Future[None]
+
+
+class GroupCommit:
+    """The journal writes of every table served on one event loop, written together.
+
+    A step's lines join the group being gathered; once the steps that are ready have run
+    (one turn of the loop: a dealer's step right after a player's joins it), worker threads
+    write the whole group, each journal's lines in one ``write`` and one ``fdatasync`` per
+    journal, while the loop goes on; then each step's messages are sent, in order, one write
+    per connection for all of a table's steps in the group. At most :data:`LANES` thread
+    hand-offs per group, whatever the number of tables or steps.
+    """
+
+    def __init__(self) -> None:
+        self._batch: list[_Step] = []
+        self._task: asyncio.Task[None] | None = None
+        self.groups = 0   # writes to disk so far (each one thread hand-off)
+        self.syncs = 0    # fdatasync calls so far (one per journal per group)
+
+    @classmethod
+    def of(cls, loop: asyncio.AbstractEventLoop) -> "GroupCommit":
+        """The one of this event loop."""
+        gc = _GROUPS.get(loop)
+        if gc is None:
+            gc = _GROUPS[loop] = cls()
+        return gc
+
+    def add(self, step: _Step) -> None:
+        self._batch.append(step)
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="group-commit")
+
+    async def _write(self, writes: list[JournalWrite]) -> dict[int, OSError]:
+        """Write a group: the journals shared out over up to :data:`LANES` worker threads, so
+        their fdatasyncs run side by side (the file system commits them together) and a
+        group takes about as long as one."""
+        lanes: dict[int, list[JournalWrite]] = {}
+        index: dict[int, int] = {}
+        for w in writes:  # each journal's writes stay together, in order, in one lane
+            lane = index.setdefault(id(w.file), len(index) % LANES)
+            lanes.setdefault(lane, []).append(w)
+        if len(lanes) == 1:
+            return await asyncio.to_thread(write_groups, writes)
+        failed: dict[int, OSError] = {}
+        for part in await asyncio.gather(*(asyncio.to_thread(write_groups, ws)
+                                           for ws in lanes.values())):
+            failed.update(part)
+        return failed
+
+    async def _run(self) -> None:
+        batch: list[_Step] = []
+        try:
+            while self._batch:
+                await asyncio.sleep(0)  # the steps that are ready now join this group
+                batch, self._batch = self._batch, []
+                writes = [step.write for step in batch if step.write is not None]
+                failed: dict[int, OSError] = {}
+                if writes:
+                    self.groups += 1
+                    self.syncs += len({id(w.file) for w in writes if not w.start})
+                    failed = await self._write(writes)
+                by_server: dict[Server, list[_Step]] = {}
+                for step in batch:
+                    by_server.setdefault(step.server, []).append(step)
+                batch = []
+                for server, steps in by_server.items():
+                    try:
+                        server._committed(steps, failed)
+                    except Exception:  # pragma: no cover - one table's bug stops no other
+                        log.exception("internal error while sending committed steps")
+        finally:
+            self._task = None  # (an idle group holds nothing of its loop)
+            for step in batch + self._batch:  # cancelled (the loop is closing): never strand
+                step.server._waiting -= 1     # a waiter, but send nothing not written
+                if not step.done.done():
+                    step.done.set_result(None)
+            self._batch = []
+
+
+_GROUPS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, GroupCommit]" = \
+    weakref.WeakKeyDictionary()
 
 
 @dataclass(eq=False)
@@ -74,9 +170,7 @@ class Server:
         self._clock_task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._handlers: set[asyncio.Task[Any]] = set()
-        # group commit: host steps whose journal lines wait for one write and fsync
-        self._batch: list[tuple[JournalWrite | None, list[Out], asyncio.Future[None]]] = []
-        self._committing = False
+        self._waiting = 0  # steps of this table waiting for the disk (see GroupCommit)
         self.address: tuple[str, int] = ("", 0)
         self.unix_path: Path | None = None
         self._unix_ino: int | None = None
@@ -86,9 +180,13 @@ class Server:
         host.defer()  # saves are written here, off the event loop, before what depends on them
 
     # -- life cycle -----------------------------------------------------------------
-    async def start(self, bind: str = "127.0.0.1", port: int = 0) -> tuple[str, int]:
-        """Listen (port 0 picks a free port); returns the address actually bound."""
-        self._server = await asyncio.start_server(self._handle, bind, port, limit=self.limit)
+    async def start(self, bind: str = "127.0.0.1", port: int = 0,
+                    ssl: Any = None) -> tuple[str, int]:
+        """Listen (port 0 picks a free port; ``ssl``: a TLS server context); returns the
+        address actually bound."""
+        extra = {"ssl": ssl, "ssl_handshake_timeout": 10.0} if ssl is not None else {}
+        self._server = await asyncio.start_server(self._handle, bind, port, limit=self.limit,
+                                                  **extra)
         sock = self._server.sockets[0]
         self.address = sock.getsockname()[:2]
         self._clock_task = asyncio.create_task(self._clock(), name="table-clock")
@@ -184,8 +282,9 @@ class Server:
                     break
                 if not line.endswith(b"\n"):
                     break  # end of stream (a last line without a newline is never executed)
-                await self._deliver(self._call(self.host.receive, cid, line, self._now()))
-                self._wake.set()
+                outs = self._call(self.host.receive, cid, line, self._now())
+                self._wake.set()  # a step now due (the dealer's) may join the same disk write
+                await self._deliver(outs)
                 await asyncio.sleep(0)  # a burst of lines must not starve the writers or others
         finally:
             self._drop(conn)
@@ -295,49 +394,41 @@ class Server:
         """Write the journal lines of this host step, then send what it produced. Nobody is
         ever shown a state that a crash could lose.
 
-        Group commit: while one write and fsync runs (in a thread: the other connections go
-        on meanwhile), the steps made in the meantime wait, and the next write carries all of
-        their lines with one fsync. Sends keep the order in which the host made them.
-        ``wait=False`` (the clock's steps): return once queued; the next step may join the
-        same write."""
+        Group commit (:class:`GroupCommit`): the step's lines join those of the other steps
+        ready now (this table's and every other table's on this loop), written and synced
+        together in a worker thread while the loop goes on. Sends keep the order in which the
+        host made them. ``wait=False`` (the clock's steps): return once queued; the next step
+        may join the same write."""
         job = self._call(self.host.take_save)
         if not isinstance(job, JournalWrite):
             job = None  # (a bug while taking it is logged by _call)
-        if job is None and not self._batch and not self._committing:
+        if job is None and not self._waiting:
             self._dispatch(outs)  # nothing to write and nothing waiting: send at once
             return
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._batch.append((job, outs, done))
-        if not self._committing:
-            self._committing = True
-            self._spawn(self._commit())
-        if wait or len(self._batch) > 64:  # the clock, too, must not run far ahead of the disk
-            await asyncio.shield(done)
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[None] = loop.create_future()
+        self._waiting += 1
+        GroupCommit.of(loop).add(_Step(self, job, outs, done))
+        if wait or self._waiting > AHEAD:  # the clock, too, must not run far ahead of the disk
+            await done
 
-    async def _commit(self) -> None:
-        """Write and sync the waiting journal lines, then send what waited for them; again
-        until nothing waits."""
-        try:
-            while self._batch:
-                batch, self._batch = self._batch, []
-                writes = [job for job, _, _ in batch if job is not None]
-                if writes:
-                    try:
-                        await asyncio.to_thread(write_all, writes)
-                    except OSError as exc:  # a full disk must not stop the table
-                        log.error("writing the journal %s failed: %s", writes[0].file.path, exc)
-                        self._call(self.host.save_failed, exc)
-                # one write per connection for the whole group (a deal's steps, say)
-                self._dispatch([out for _, outs, _ in batch for out in outs])
-                for _, _, done in batch:
-                    if not done.done():
-                        done.set_result(None)
-        finally:
-            self._committing = False
-            for _, _, done in self._batch:  # cancelled (closing): never strand a waiter, but
-                if not done.done():         # send nothing that was not written
-                    done.set_result(None)
-            self._batch = []
+    def _committed(self, steps: list[_Step], failed: dict[int, OSError]) -> None:
+        """These steps' lines are on disk (or failed to be written: the table goes on, and
+        its next write starts the journal afresh): send what they produced."""
+        errors: dict[int, tuple[OSError, Path]] = {}
+        for step in steps:
+            exc = failed.get(id(step.write.file)) if step.write is not None else None
+            if exc is not None:
+                errors.setdefault(id(exc), (exc, step.write.file.path))  # type: ignore[union-attr]
+        for exc, path in errors.values():  # a full disk must not stop the table
+            log.error("writing the journal %s failed: %s", path, exc)
+            self._call(self.host.save_failed, exc)
+        self._waiting -= len(steps)
+        for step in steps:
+            if not step.done.done():
+                step.done.set_result(None)
+        # one write per connection for the whole group (a deal's steps, say)
+        self._dispatch([out for step in steps for out in step.outs])
 
     def _dispatch(self, outs: list[Out]) -> None:
         """Encode and send; what one connection gets from one host step goes out in one
@@ -379,8 +470,9 @@ class Server:
         except Exception:
             log.exception("bot at seat %s failed; the table plays for it", job.seat)
             action = None
-        await self._deliver(self._call(self.host.bot_chose, job, action, self._now()))
+        outs = self._call(self.host.bot_chose, job, action, self._now())
         self._wake.set()
+        await self._deliver(outs)
 
     async def _clock(self) -> None:
         """Run the host's due steps (dealer, bots, timers) whenever they are due."""

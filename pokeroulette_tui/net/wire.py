@@ -2,61 +2,146 @@
 added.
 
 After every action each connection gets a ``state`` message seen from its own seat. Most of
-it is the same for everyone: what a spectator sees (:func:`view_for` with no seat). What a
-seat sees beyond that is its own player's cards and, on its betting turn, its options; its
-events differ only in the private events about itself. So the public view is projected and
-encoded once, each player's entry once, each event once in each redaction, and a seat's
-message is spliced from those pieces plus its own entry. Every seat's own entry still comes
-from :func:`view_for` (the only projection of hidden cards): it is projected again only when
-that seat's cards change, or when it is that seat's turn (for its options). A test holds each
-message equal to ``view_for(state, seat).to_dict()`` without the rules, which the ``lobby``
-message carries (docs/PROTOCOL.md §4).
+it is the same for everyone: what a spectator sees (:func:`view_for` with no seat, projected
+once per action). What a seat sees beyond that is its own player's cards and, on its betting
+turn, its options; its events differ only in the private events about itself. So:
+
+- the public view is projected once and its head (everything but the players) encoded once;
+- each player's public entry is encoded again only when that player changed;
+- each seat's own entry (its hidden cards) comes from :func:`view_for` for that seat, the
+  only projection of hidden cards, and is projected again only when that seat's cards
+  change; its options come from :func:`~pokeroulette_tui.engine.betting.bet_options`, as
+  :func:`view_for` gives them, on its betting turn only;
+- each event is encoded once in each redaction;
+- the deck openings: the committed indices of the public cards are looked up once, and each
+  seat gets those it has not been opened yet (plus its own cards' and private events').
+
+A seat's message is spliced from those pieces. A test holds each message equal to
+``view_for(state, seat).to_dict()`` without the rules, which the ``lobby`` message carries
+(docs/PROTOCOL.md §4), and the openings to exactly the cards that seat is shown.
 """
 
 from __future__ import annotations
 
 import json
 from itertools import chain
+from operator import attrgetter
 from typing import Any, Callable, Iterable
 
+from pokeroulette_tui.engine import betting
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.state import GameState, Seat
-from pokeroulette_tui.engine.view import PlayerView, view_for
+from pokeroulette_tui.engine.view import PlayerView, SeatView, view_for
 from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net.commit import DeckCommitter
 
 _OWN_CARDS = ("stock", "actives", "hand")
 """The entries of a player that its own seat may see differently from everyone else."""
 
+_HEAD_FIELDS = tuple(k for k in P._VIEW_FIELDS if k not in ("seat", "rules", "options", "players"))
+_PLAYER_KEY = attrgetter(*P._PLAYER_FIELDS)
+"""All of a PlayerView's fields as one tuple: equal exactly when the entries are."""
+_OPTIONS = attrgetter(*P.OPTION_FIELDS)
+_TEXT = P._TEXT
 
 _dumps: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 """As :func:`protocol.encode` writes JSON (compact, UTF-8 kept); one encoder for every call."""
 
+Reveal = Callable[[int | None, Iterable[Card | None]], list[list[Any]]]
+
 
 def _texts(cards: Iterable[Card | None]) -> list[str | None]:
-    return [None if c is None else c.text for c in cards]
+    return [None if c is None else _TEXT[c] for c in cards]
+
+
+def _player_dict(p: PlayerView) -> dict[str, Any]:
+    """Exactly ``view.to_dict()["players"][i]`` for this player."""
+    d = dict(zip(P._PLAYER_FIELDS, _PLAYER_KEY(p)))
+    for key in P._CARD_KEYS:
+        d[key] = [None if c is None else _TEXT[c] for c in d[key]]
+    d["stock_public"] = list(p.stock_public)
+    return d
+
+
+def _head_dict(v: SeatView) -> dict[str, Any]:
+    """``view.to_dict()`` without seat, rules, options and players (in the same order)."""
+    d = {k: getattr(v, k) for k in _HEAD_FIELDS}
+    d["suit_draw"] = [_TEXT[c] for c in v.suit_draw]
+    d["discards"] = [None if c is None else _TEXT[c] for c in v.discards]
+    d["match"] = None if v.match is None else _TEXT[v.match]
+    d["last_match"] = None if v.last_match is None else _TEXT[v.last_match]
+    d["pots"] = [[a, list(e)] for a, e in v.pots]
+    d["pending"] = list(v.pending)
+    d["decider"] = list(v.decider) if v.decider is not None else None
+    d["result"] = P.result_to_wire(v.result)
+    return d
+
+
+class _Public:
+    """One player's public entry: the fields it was made from, as a dict and as JSON."""
+
+    __slots__ = ("key", "entry", "text")
+
+    def __init__(self, p: PlayerView) -> None:
+        self.key = _PLAYER_KEY(p)
+        self.entry = _player_dict(p)
+        self.text = _dumps(self.entry)
 
 
 class _Own:
-    """One seat's own view of its player, and the seat objects it was projected from."""
+    """One seat's own view of its player, the seat objects it was projected from, and its
+    entry's JSON (made again only when the public entry or the own cards change)."""
 
     __slots__ = ("stock", "stock_public", "actives", "actives_up", "moved", "hand", "shown",
-                 "player")
+                 "player", "texts", "cards", "public_text", "text", "_indices", "_stamp")
 
     def __init__(self, s: Seat, player: PlayerView) -> None:
         self.stock, self.stock_public = tuple(s.stock), tuple(s.stock_public)
         self.actives, self.actives_up, self.moved = tuple(s.actives), s.actives_up, s.moved
         self.hand, self.shown = tuple(s.hand), s.shown
         self.player = player  # holds the card objects: their ids stay theirs while cached
+        self.texts = {k: _texts(getattr(player, k)) for k in _OWN_CARDS}
+        self.cards: list[Card | None] = [c for k in _OWN_CARDS for c in getattr(player, k)]
+        self.public_text: str | None = None
+        self.text = ""
+        self._indices: list[int] = []
+        self._stamp: tuple[Any, int] | None = None
+
+    def indices(self, committer: DeckCommitter) -> list[int]:
+        """The committed indices of the cards only this seat sees of its own (looked up again
+        when the committer's cards change: a new shoe or a reshuffle)."""
+        stamp = (committer.cards, len(committer.cards))
+        if self._stamp is None or self._stamp[0] is not stamp[0] or self._stamp[1] != stamp[1]:
+            self._indices = committer.indices(self.cards)
+            self._stamp = stamp
+        return self._indices
 
     def fits(self, s: Seat) -> bool:
         return (_same(self.stock, s.stock) and self.stock_public == tuple(s.stock_public)
                 and _same(self.actives, s.actives) and self.actives_up == s.actives_up
                 and self.moved == s.moved and _same(self.hand, s.hand) and self.shown == s.shown)
 
+    def entry_text(self, public: _Public) -> str | None:
+        """The seat's own entry as JSON, or None when it is the public one (nothing hidden
+        from the others)."""
+        if all(self.texts[k] == public.entry[k] for k in _OWN_CARDS):
+            return None
+        if self.public_text is not public.text:
+            self.text = _dumps({**public.entry, **self.texts})
+            self.public_text = public.text
+        return self.text
+
 
 def _same(a: tuple[Any, ...], b: list[Any]) -> bool:
     return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+def _options(state: GameState, seat: int) -> str:
+    """The seat's betting options as JSON, exactly as :func:`view_for` gives them."""
+    if state.phase == "betting" and state.to_act == seat and not state.game_over:
+        return _dumps(dict(zip(P.OPTION_FIELDS, _OPTIONS(betting.bet_options(state, seat)))))
+    return "null"
 
 
 class StateMessages:
@@ -64,80 +149,91 @@ class StateMessages:
 
     def __init__(self) -> None:
         self._own: dict[int, _Own] = {}
-        self._json: dict[Any, tuple[dict[str, Any], str]] = {}  # entry -> (dict, its JSON)
+        self._public: list[_Public] = []
 
-    def _entry_json(self, key: Any, entry: dict[str, Any]) -> str:
-        """``entry`` encoded, or the text from last time if it has not changed (most
-        players' entries stay the same from one action to the next)."""
-        cached = self._json.get(key)
-        if cached is not None and cached[0] == entry:
-            return cached[1]
-        text = _dumps(entry)
-        self._json[key] = (entry, text)
-        return text
-
-    def own_player(self, state: GameState, seat: int) -> tuple[PlayerView, Any]:
-        """``seat``'s own entry and options, as :func:`view_for` gives them (cached while the
-        seat's cards stay the same and it is not that seat's turn)."""
+    def own_player(self, state: GameState, seat: int) -> _Own:
+        """``seat``'s own entry as :func:`view_for` gives it (projected again only when the
+        seat's cards change)."""
         s = state.seats[seat]
-        cached = self._own.get(seat)
-        # options exist only on a seat's betting turn (view_for; the wire test holds it)
-        asks = seat == state.to_act and state.phase == "betting"
-        if not asks and cached is not None and cached.fits(s):
-            return cached.player, None
-        view = view_for(state, seat)
-        self._own[seat] = _Own(s, view.players[seat])
-        return view.players[seat], view.options
+        own = self._own.get(seat)
+        if own is None or not own.fits(s):
+            own = self._own[seat] = _Own(s, view_for(state, seat).players[seat])
+        return own
+
+    def _players(self, public: SeatView) -> list[_Public]:
+        """Each player's public entry, encoded again only if it changed."""
+        out = self._public
+        del out[len(public.players):]
+        for i, p in enumerate(public.players):
+            if i == len(out):
+                out.append(_Public(p))
+            elif out[i].key != _PLAYER_KEY(p):
+                out[i] = _Public(p)
+        return out
 
     def build(self, state: GameState, seats: Iterable[int | None], events: list[Event],
-              head: dict[str, Any], tail: dict[str, Any],
-              reveal: Callable[[int | None, Iterable[Card | None]], list[list[Any]]],
+              head: dict[str, Any], tail: dict[str, Any], reveal: Reveal | DeckCommitter,
               extra: dict[int | None, list[list[Any]]] | None = None) -> dict[int | None, bytes]:
         """One encoded ``state`` line per seat in ``seats`` (None: a spectator). ``head`` comes
-        before the view (type, version), ``tail`` after the reveals; ``reveal(seat, cards)``
-        gives the openings for the cards that seat is shown; ``extra`` openings go first."""
+        before the view (type, version), ``tail`` after the reveals. ``reveal`` is the deck
+        committer (or ``reveal(seat, cards)``, which gives the openings for the cards that seat
+        is shown); ``extra`` openings go first."""
         public = view_for(state, None)
-        wire = P.view_to_wire(public)
-        del wire["rules"]
-        players = wire.pop("players")
-        player_json = [self._entry_json(i, p) for i, p in enumerate(players)]
-        options_none = wire.pop("options")
-        wire.pop("seat")
-        view_head = _dumps(wire)[:-1]
-        public_cards = public.all_cards()
+        players = self._players(public)
+        public_json = ",".join(p.text for p in players)
+        view_head = _dumps(_head_dict(public))[:-1]
         redacted = [e.redacted_for(None) for e in events]
         event_json = [_dumps(e.to_dict()) for e in redacted]
+        public_events = ",".join(event_json)
+        mine = [e.private and e.seat is not None for e in events]
         head_text = _dumps(head)[:-1]
         tail_text = _dumps(tail)[1:]
+        committer = reveal if isinstance(reveal, DeckCommitter) else \
+            getattr(reveal, "__self__", None)  # (the committer's own reveal: the same)
+        fast = isinstance(committer, DeckCommitter)
+        public_cards = public.all_cards()
+        if fast:  # the public cards' indices once; each seat's own cards added
+            public_idx = committer.indices(public_cards)
+            events_idx = committer.indices(c for e in redacted for c in e.cards)
         out: dict[int | None, bytes] = {}
         for seat in seats:
             if seat in out:
                 continue
+            texts = public_events
+            entries = public_json
             shown_events = redacted
-            texts = event_json
-            entries = player_json
-            options = options_none
-            own_cards: list[Card | None] = []
+            own: _Own | None = None
+            options = "null"
             if seat is not None:
-                player, options = self.own_player(state, seat)
-                mine = players[seat]
-                own = {k: _texts(getattr(player, k)) for k in _OWN_CARDS}
-                if any(own[k] != mine[k] for k in _OWN_CARDS):
-                    entries = list(player_json)
-                    entries[seat] = self._entry_json(("own", seat), {**mine, **own})
-                    own_cards = [c for k in _OWN_CARDS for c in getattr(player, k)]
-                if any(e.private and e.seat == seat for e in events):
-                    shown_events = [e if e.private and e.seat == seat else r
-                                    for e, r in zip(events, redacted)]
-                    texts = [_dumps(e.to_dict()) if e.private and e.seat == seat else t
-                             for e, t in zip(events, event_json)]
+                own = self.own_player(state, seat)
+                options = _options(state, seat)
+                text = own.entry_text(players[seat])
+                if text is None:
+                    own = None  # nothing of its own that the others do not see
+                else:
+                    entries = ",".join(text if i == seat else p.text
+                                       for i, p in enumerate(players))
+                if any(m and e.seat == seat for e, m in zip(events, mine)):
+                    shown_events = [e if m and e.seat == seat else r
+                                    for e, r, m in zip(events, redacted, mine)]
+                    texts = ",".join(_dumps(e.to_dict()) if m and e.seat == seat else t
+                                     for e, m, t in zip(events, mine, event_json))
             opened = list(extra.get(seat, ())) if extra else []
-            opened += reveal(seat, chain(public_cards, own_cards,
-                                         *(e.cards for e in shown_events)))
-            options_text = "null" if options is None else _dumps(
-                {k: getattr(options, k) for k in P.OPTION_FIELDS})
-            line = (f'{head_text},"view":{view_head},"seat":{_dumps(seat)},'
-                    f'"options":{options_text},"players":[{",".join(entries)}]}},'
-                    f'"events":[{",".join(texts)}],"reveals":{_dumps(opened)},{tail_text}\n')
+            if fast:
+                shown = public_idx
+                if own is not None or shown_events is not redacted:
+                    shown = public_idx + (own.indices(committer) if own is not None else [])
+                    shown += events_idx if shown_events is redacted else committer.indices(
+                        c for e in shown_events for c in e.cards)
+                opened += committer.open(seat, shown)
+            else:
+                opened += reveal(seat, chain(  # type: ignore[operator]
+                    public_cards, own.cards if own is not None else (),
+                    *(e.cards for e in shown_events)))
+            seat_text = "null" if seat is None else int(seat)
+            line = (f'{head_text},"view":{view_head},"seat":{seat_text},"options":{options},'
+                    f'"players":[{entries}]}},'
+                    f'"events":[{texts}],"reveals":{_dumps(opened) if opened else "[]"},'
+                    f'{tail_text}\n')
             out[seat] = line.encode("utf-8")
         return out

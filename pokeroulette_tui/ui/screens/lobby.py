@@ -91,6 +91,17 @@ def rules_lines(lobby: dict[str, Any]) -> Text:
     return out
 
 
+def connection_line(session: RemoteSession) -> str:
+    """How this connection is protected, in words (the lobby's info lines)."""
+    if session.unix is not None:
+        return "Connection: this machine's Unix socket (the kernel vouches for both ends)"
+    if not session.tls:
+        return "Connection: PLAIN TCP, NO TLS: others on the network can read it"
+    pinned = session.fingerprint or (session.known.get(session.address)
+                                     if session.known is not None else None)
+    return "Connection: TLS" + (f", certificate {pinned}" if pinned else "")
+
+
 def chat_line(msg: dict[str, Any]) -> Text:
     """A chat message as literal text.
 
@@ -179,8 +190,11 @@ class LobbyScreen(Screen[None]):
                 self._info(f"Could not join: {exc}\nPress q to quit.")
                 return
         self._show_host_controls(s.leads)
+        self.info.append(connection_line(s))
         self._info("Connected." + (" You are the host: press s to start when everyone is ready."
                                    if s.is_host else " Press r when you are ready."))
+        if s.tls_note:
+            self.query_one("#lobby-chat", RichLog).write(Text(s.tls_note, style="italic"))
         self._leads = s.leads
         if s.lobby:
             self.show_lobby(s.lobby)
