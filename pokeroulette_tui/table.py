@@ -206,7 +206,9 @@ class Table:
                           events: list[Event]) -> bool:
         """The journal must start afresh: the table is saved elsewhere now, or the journal
         has grown long and this step begins a new deal."""
-        return file.path != Path(self.save_path or "") or (
+        where = self.save_path
+        moved = file.path != (where if isinstance(where, Path) else Path(where or ""))
+        return moved or (
             file.size > COMPACT_BYTES and journal.shuffles(action, events))
 
     def autosave(self) -> None:

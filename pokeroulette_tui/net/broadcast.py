@@ -66,7 +66,7 @@ class Broadcast:
             state, seats, events, {"type": "state", "version": self.version},
             {"deadline_in": deadline_in, "next_deal_in": next_deal_in, "turn": state.to_act,
              "seats": self._seat_status()},
-            self.committer.reveal, extra)
+            self.committer, extra)
 
     def _goodbye(self, conn: Conn) -> Out:
         """The game is over: the last word to a connection, which is then closed (a client

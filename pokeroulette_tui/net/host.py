@@ -58,6 +58,10 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         self._zones: dict[str, list[int]] = {}
         self._revealed_key: Any = None
         self._revealed: list[list[Any]] = []
+        self._seats_key: Any = None
+        self._seats_part: dict[str, Any] = {}
+        self._timeouts_key: Any = None
+        self._timeouts_part: dict[str, int] = {}
         self.password_digest = P.password_digest(config.password) if config.password else ""
         self.password_check = P.PasswordCheck(self.password_digest, config.password)
         self.guard = HelloGuard()
@@ -163,15 +167,24 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         if self._revealed_key != key:
             self._revealed_key = key
             self._revealed = c.revealed_list() if moving else []
-        return {"tokens": {str(i): p.token_digest for i, p in enumerate(self.players)
+        # the seats' parts and the timer's counts: the same objects while unchanged
+        key = tuple((p.token_digest, p.uid, p.host) for p in self.players)
+        if self._seats_key != key:
+            self._seats_key = key
+            self._seats_part = {
+                "tokens": {str(i): p.token_digest for i, p in enumerate(self.players)
                            if p.token_digest},
                 "accounts": {str(i): p.uid for i, p in enumerate(self.players)
                              if p.uid is not None},
-                "host_seat": host_seat, "password": self.password_digest or None,
+                "host_seat": host_seat}
+        timeouts = self.table.state.timeouts if self.table is not None else {}
+        key = tuple(timeouts.items())
+        if self._timeouts_key != key:  # kept by the host, not replayed from actions
+            self._timeouts_key = key
+            self._timeouts_part = {str(k): v for k, v in timeouts.items()}
+        return {**self._seats_part, "password": self.password_digest or None,
                 "commit": c.fixed(), "zones": self._zones, "revealed": self._revealed,
-                # the turn timer's counts: kept by the host, not replayed from actions
-                "timeouts": {str(k): v for k, v in self.table.state.timeouts.items()}
-                if self.table is not None else {}}
+                "timeouts": self._timeouts_part}
 
     def receive(self, cid: int, line: bytes, now: float) -> list[Out]:
         """One line from a connection; every mistake becomes an error, nothing else changes."""
