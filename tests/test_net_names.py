@@ -42,3 +42,16 @@ def test_digits_for_letters_and_rn_for_m_are_look_alikes_too():
 def test_the_version_must_be_the_whole_number_two(version):
     with pytest.raises(P.ProtocolError, match="speaks protocol version 2"):
         P.check_hello({"type": "hello", "version": version, "name": "Ana"})
+
+
+def test_an_account_may_watch_its_own_seat_from_another_terminal():
+    from net_helpers import Harness
+    from pokeroulette_tui.net.identity import Account
+
+    h = Harness(make_host(RULES))
+    alice = Account(1001, "alice")
+    h.join("x", peer=alice)
+    watcher = h.join("x", peer=alice, spectate=True)
+    assert not watcher.closed and watcher.of("welcome")
+    other = h.join("alice", peer=("10.0.0.5", 1), spectate=True)
+    assert other.closed and "alice is seated" in other.errors()[0]

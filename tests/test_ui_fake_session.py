@@ -99,3 +99,37 @@ async def test_keys_become_actions_sent_to_the_session():
         await press(pilot, "c")
         assert len(session.acts) == 1
         assert any("the table moved on" in n.message for n in app._notifications)
+
+
+async def test_the_result_comes_with_the_update_even_when_the_table_dealt_again():
+    """A network table with no result pause: by the time the screen reads the hand's end,
+    the view is already the next hand's. The engine's result travels with the update."""
+    from pokeroulette_tui.engine.rules import RuleSet
+    from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
+    from ui_pilot import passive_step as step_table
+
+    rules = RuleSet(betting="final_only", suit_order="SHDC")
+    table = Table.create(rules, [SeatConfig(n, b) for n, b in SEATS], seed=3)
+    to_human_turn(table)
+    session = FakeSession.of_table(table, holds_results=False)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await step(pilot)
+        seen = sum(len(h) for h in table.history)
+        while table.state.phase != "hand_over":
+            step_table(table)
+        decided = table.state.result
+        assert decided is not None and decided.hands
+        events = [e for hand in table.history for e in hand][seen:]
+        step_table(table)  # the next hand is dealt before the screen reads the update
+        assert table.state.result is None or table.state.hand_no > decided.hand_no
+        session.push(Update(events=tuple(redact_all(events, 0)), result=decided),
+                     views=FakeSession.views_of(table))
+        await step(pilot)
+        await step(pilot)
+        assert isinstance(app.screen, ShowdownScreen)
+        shown = app.screen.result.shown
+        assert [h.seat for h in shown] == [h.seat for h in decided.hands]
+        assert [h.hand_name for h in shown] == [h.name for h in decided.hands]
+        assert all(h.hand_name for h in shown)  # named by the engine, not left blank
+        assert app.screen.result.winners == set(decided.winners)

@@ -174,7 +174,9 @@ class Admission:
                                       "--password-file FILE or POKEROULETTE_PASSWORD)", fatal=True)
         conn.name = h["name"]
         if h["spectate"]:
-            taken = next((p.name for p in self.players if P.same_name(p.name, conn.name)), None)
+            mine = conn.account.uid if conn.account is not None else None
+            taken = next((p.name for p in self.players if P.same_name(p.name, conn.name)
+                          and (mine is None or p.uid != mine)), None)  # (your own seat's ok)
             if taken is not None:
                 raise P.ProtocolError(f"{taken} is seated at this table: watch under another "
                                       "name", fatal=True)
@@ -205,7 +207,10 @@ class Admission:
                 else conn.name, "seat": self.seat_of(conn.player), "token": token,
                 "spectator": conn.spectator, "admin": conn.admin, "started": self.started,
                 "password": bool(self.password_digest),
-                "account": conn.account.login if conn.account is not None else None}
+                "account": conn.account.login if conn.account is not None else None,
+                # a fixed shuffle (--seed, for tests): every deck is predictable
+                "seeded": self.config.seed is not None or bool(
+                    self.table is not None and self.table.state.seeded)}
 
     def _history_page(self, seat: int | None, end: int, count: int, *,
                       page: bool) -> dict[str, Any]:

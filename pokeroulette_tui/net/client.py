@@ -384,7 +384,10 @@ class RemoteSession(Session):
             data = {**data, "rules": self.rules_wire}
         view = SeatView.from_dict(data)
         events = tuple(Event.from_dict(e) for e in msg.get("events", ()))
-        problems = self.verifier.on_reveals(msg.get("reveals", []))
+        problems = self.verifier.on_state(view, events, msg.get("reveals", []))
+        if problems:  # said in the log too, for the rest of the game
+            events += tuple(Event("deck_check", "⚠ deck check: " + p, hand_no=view.hand_no)
+                            for p in problems)
         self._view = view
         self.version = int(msg.get("version", self.version))
         self.seats = list(msg.get("seats") or [])
@@ -398,6 +401,8 @@ class RemoteSession(Session):
         del self._history[:-HISTORY_HANDS]  # a long game (or a spectator) stays bounded
         shown = shown_cards(view)
         self.fairness = self.verifier.summary(shown)
+        if self.welcome.get("seeded"):
+            self.fairness = "TEST TABLE, fixed shuffle (--seed) · " + self.fairness
         notes = ["⚠ " + p for p in problems]
         if any(e.kind == "hand_over" for e in events):
             notes.append(self.fairness)

@@ -160,8 +160,15 @@ class DeckCommitter:
         return self.commit_message(start, new)
 
     def commit_message(self, start: int = 0, commitments: list[str] | None = None) -> dict[str, Any]:
-        return {"type": "commit", "hand_no": self.hand_no, "algorithm": ALGORITHM, "start": start,
-                "commitments": list(self.commitments if commitments is None else commitments)}
+        msg = {"type": "commit", "hand_no": self.hand_no, "algorithm": ALGORITHM, "start": start,
+               "commitments": list(self.commitments if commitments is None else commitments)}
+        if start == 0:  # the shoe's make-up, which the client checks the openings against
+            shoe = self._shoe or []
+            jokers = sum(1 for c in shoe if c.is_joker)
+            # (a rejoining client gets every commitment so far: the first ``shoe`` are the
+            # shoe's, any more came from reshuffles)
+            msg["decks"], msg["jokers"], msg["shoe"] = (len(shoe) - jokers) // 52, jokers, len(shoe)
+        return msg
 
     def reveal(self, viewer: int | None, shown: Iterable[Card | None]) -> list[list[Any]]:
         """``[index, nonce hex, card]`` for every card in ``shown`` this viewer has not been
@@ -273,27 +280,121 @@ def shown_cards(view: Any) -> list[Card]:
     return out
 
 
+_DEALS = frozenset(("stock_dealt", "actives_dealt", "match_card", "cut", "hand_dealt"))
+
+
 class DeckVerifier:
-    """Checks every card a client is shown against the dealer's commitments."""
+    """Checks every card a client is shown against the dealer's commitments, and that the
+    dealer deals them from the places it committed to (docs/PROTOCOL.md §11).
+
+    The shoe's index 0 is its bottom card and the last index its top: cards are dealt from
+    the top, so the k-th card dealt in a hand (k from 0) is at index ``N - 1 - k``, or after a
+    cut of ``p`` cards (draw) at ``(N - 1 - p - k) mod N``. Checked: no card is opened from
+    the part of the shoe not dealt yet; the match card is the last card dealt when it is
+    turned; your own stock card (Poker Roulette) and your five cards (draw) come from the
+    places the deal order gives your seat; no card is opened more often than the shoe's
+    make-up holds it; one commitment per hand; the algorithm is the one this client knows.
+    After a mid-hand reshuffle only the openings themselves are checked.
+    """
 
     def __init__(self) -> None:
         self.hand_no = 0
         self.commitments: list[str] = []
         self.opened: dict[int, str] = {}
         self.problems: list[str] = []
+        self.first = 0          # commitments in the hand's first shoe (N)
+        self.cut = 0            # cards cut from the top before the deal (draw)
+        self.reshuffled = False
+        self.makeup: Counter[str] | None = None  # how many of each card the shoe holds
+        self.fresh: bool | None = None  # seen from the deal on (not joined mid-hand)
 
     def on_commit(self, msg: dict[str, Any]) -> list[str]:
         hand_no, start, new = msg.get("hand_no"), msg.get("start", 0), msg.get("commitments")
         if not isinstance(new, list) or not all(isinstance(c, str) and len(c) == 64 for c in new):
             return self._problem("the dealer sent a malformed deck commitment")
+        if msg.get("algorithm") != ALGORITHM:
+            return self._problem(f"the dealer committed with {str(msg.get('algorithm'))[:40]!r}, "
+                                 f"not {ALGORITHM!r}")
         if start == 0:
+            if self.commitments and isinstance(hand_no, int) and hand_no <= self.hand_no:
+                if hand_no == self.hand_no and new[:len(self.commitments)] == self.commitments:
+                    # the same commitment again (a reconnection's catch-up), perhaps with a
+                    # reshuffle's added since: what was checked stays checked
+                    self.reshuffled |= len(new) > len(self.commitments)
+                    self.commitments = list(new)
+                    return []
+                return self._problem(f"a second, different deck commitment for hand "
+                                     f"{hand_no}: the first one stands")
             self.hand_no = hand_no if isinstance(hand_no, int) else 0
             self.commitments, self.opened, self.problems = list(new), {}, []
+            shoe = msg.get("shoe")
+            self.first = shoe if type(shoe) is int and 0 < shoe <= len(new) else len(new)
+            self.cut, self.reshuffled = 0, self.first < len(new)
+            self.makeup, self.fresh = None, None
+            decks, jokers = msg.get("decks"), msg.get("jokers")
+            if type(decks) is int and type(jokers) is int and decks > 0 and jokers >= 0:
+                self.makeup = Counter({c.text: decks for c in BY_INDEX if not c.is_joker})
+                self.makeup["*"] = jokers
+                if self.first != 52 * decks + jokers:
+                    return self._problem(f"the dealer committed to {self.first} cards, not "
+                                         f"the {52 * decks + jokers} of {decks} deck(s) and "
+                                         f"{jokers} joker(s)")
             return []
         if hand_no != self.hand_no or start != len(self.commitments):
             return self._problem("the dealer's extra commitment does not follow the first one")
         self.commitments.extend(new)
+        self.reshuffled = True
         return []
+
+    def on_state(self, view: Any, events: Iterable[Any], reveals: Any) -> list[str]:
+        """A ``state`` message: its openings, then where the cards it deals came from."""
+        bad = self.on_reveals(reveals)
+        if not self.commitments or view.hand_no != self.hand_no:
+            return bad
+        kinds = {e.kind: e for e in events}
+        if "cut" in kinds:
+            self.cut = int(kinds["cut"].amount) % max(1, self.first)
+        n = self.first
+        dealt = n - int(view.deck_count)
+        if self.fresh is None:  # joined in the middle of a hand: the deal was not seen
+            self.fresh = dealt == 0 or bool(_DEALS & kinds.keys())
+        if self.reshuffled or not self.fresh:
+            return bad
+        for i, text in self.opened.items():
+            if i < n and (n - 1 - self.cut - i) % n >= dealt:
+                bad += self._problem(f"{text} was opened from shoe position {i}, which has not "
+                                     "been dealt yet")
+                break
+        expect: list[tuple[int, Any, str]] = []
+        if "match_card" in kinds and view.match is not None:
+            expect.append((dealt - 1, view.match, "the match card"))
+        me = view.seat
+        if me is not None:
+            if "stock_dealt" in kinds and view.players[me].stock:
+                order, pos = self._order(view, view.button + 1, me, live=False)
+                if pos is not None:
+                    expect.append((pos, view.players[me].stock[0], "your stock card"))
+            if "hand_dealt" in kinds and view.players[me].hand:
+                order, pos = self._order(view, view.button + 1, me, live=True)
+                if pos is not None:
+                    expect += [(r * len(order) + pos, card, "your card")
+                               for r, card in enumerate(view.players[me].hand[:5])]
+        for k, card, what in expect:
+            i = (n - 1 - self.cut - k) % n
+            if card is not None and self.opened.get(i) != card.text:
+                bad += self._problem(f"{what} {card.text} was not dealt from its place in the "
+                                     f"shoe (position {i})")
+        return bad
+
+    @staticmethod
+    def _order(view: Any, start: int, me: int, *, live: bool) -> tuple[list[int], int | None]:
+        """The seats dealt to, clockwise from ``start``, and ``me``'s place among them."""
+        players = view.players
+        count = len(players)
+        order = [(start + j) % count for j in range(count)]
+        order = [i for i in order if players[i].in_hand
+                 and not (live and (players[i].folded or players[i].status == "left"))]
+        return order, (order.index(me) if me in order else None)
 
     def on_reveals(self, reveals: Any) -> list[str]:
         """Check openings; returns the problems found (empty when all is well)."""
@@ -316,6 +417,10 @@ class DeckVerifier:
                 bad += self._problem(f"position {i} was opened as two different cards")
             else:
                 self.opened[i] = card.text
+                if self.makeup is not None and i < self.first and sum(
+                        1 for j, t in self.opened.items() if t == card.text and j < self.first
+                ) > self.makeup[card.text]:
+                    bad += self._problem(f"more {card.text} were opened than the shoe holds")
         return bad
 
     def _problem(self, text: str) -> list[str]:

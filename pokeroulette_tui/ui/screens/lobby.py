@@ -191,6 +191,9 @@ class LobbyScreen(Screen[None]):
                 return
         self._show_host_controls(s.leads)
         self.info.append(connection_line(s))
+        if s.welcome.get("seeded"):
+            self.info.append("TEST TABLE: the host fixed the shuffle (--seed): every deck is "
+                             "predictable")
         self._info("Connected." + (" You are the host: press s to start when everyone is ready."
                                    if s.is_host else " Press r when you are ready."))
         if s.tls_note:

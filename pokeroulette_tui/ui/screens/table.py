@@ -8,6 +8,7 @@ answers with ``IllegalAction`` when the engine says no.
 from __future__ import annotations
 
 from functools import partial
+from time import monotonic
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -21,6 +22,7 @@ from textual.screen import Screen
 from pokeroulette_tui.engine.actions import (Action, AllIn, Call, Check, Cut, Discard, Fold,
                                              IllegalAction, MoveStockToActive, PlaceBet, RaiseTo)
 from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.result import HandResult as DecidedResult
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.session import Session, Update
 from pokeroulette_tui.ui.screens.asides import TableAsides
@@ -37,6 +39,25 @@ if TYPE_CHECKING:
 
 # The side screens (help, amounts, showdown …) are imported when first opened: the table
 # comes up sooner.
+
+def _unpin_styles_caches() -> None:
+    """Textual 8.2 memoizes ``StylesCache.get_inner_outer`` with ``lru_cache`` on the instance
+    (textual issue #6665): the last 1,024 widgets' style caches, rendered lines and all, stay
+    alive after the widgets are gone. A table makes and drops widgets every hand (the result
+    dialog, the footer's keys), so a client grew by megabytes until the cache was full. The
+    colours alone decide the answer: cache on them."""
+    from functools import lru_cache
+
+    from textual._styles_cache import StylesCache
+
+    if not hasattr(StylesCache.get_inner_outer, "cache_clear"):  # fixed upstream, or patched
+        return
+    inner_outer = lru_cache(1024)(StylesCache.get_inner_outer.__wrapped__)
+    StylesCache.get_inner_outer = (  # type: ignore[method-assign]
+        lambda self, base_background, background: inner_outer(None, base_background, background))
+
+
+_unpin_styles_caches()
 
 BET_ACTIONS = ("check", "call", "bet", "raise", "all_in", "fold")
 WIDE = 120
@@ -102,11 +123,13 @@ class TableScreen(TableAsides, Screen[None]):
         self.last_result: HandResult | None = None
         self._cut_hand = -1
         self._hand_events: list[Event] = []
+        self._decided: DecidedResult | None = None  # the engine's result of the last hand over
         self._game_over_shown = False
         self._game_over_pending = False
         self._last_to_act: int | None = None
         self._refresh_pending = False
         self._emptying: tuple[int | None, int, int] | None = None  # warned: only stock card
+        self._deck_toast_until = 0.0  # (monotonic) the last deck check toast is still shown
 
     # -- layout -------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -171,10 +194,13 @@ class TableScreen(TableAsides, Screen[None]):
         for event in update.events:
             if event.kind == "hand_started":
                 self._hand_events = []
+                self._decided = None
                 self._close_stale_result()
             self._hand_events.append(event)
             hand_over |= event.kind == "hand_over"
             game_over |= event.kind == "game_over"
+        if update.result is not None:
+            self._decided = update.result
         if update.events:
             self.query_one(EventLog).add_events(update.events, self.session.log_viewer)
         if update.deadline is not None or update.events:
@@ -182,7 +208,7 @@ class TableScreen(TableAsides, Screen[None]):
         if update.note == "game over":
             game_over = True
         elif update.note:
-            self.notify(update.note, title="Table", markup=False)
+            self._toast_note(update.note, hand_over)
         if update.closed:
             self.notify("The table has closed.", title="Table")
         if game_over or hand_over or self.seating.due(self.session.view(None)):
@@ -193,6 +219,18 @@ class TableScreen(TableAsides, Screen[None]):
             self.show_hand_result()
         if game_over:
             self.show_game_over()
+
+    def _toast_note(self, note: str, hand_over: bool) -> None:
+        """A note from the table as a toast. The deck check that comes with each hand's end
+        is on the status line too: it is toasted at most once a toast's lifetime, so a fast
+        table does not stack a toast per hand (each re-lays the screen, and what Textual
+        draws for it fills its caches). Warnings and chat always show."""
+        if hand_over and note == self.session.fairness:
+            now = monotonic()
+            if now < self._deck_toast_until:
+                return
+            self._deck_toast_until = now + self.app.NOTIFICATION_TIMEOUT
+        self.notify(note, title="Table", markup=False)
 
     def _schedule_refresh(self) -> None:
         """Refresh once for a burst of updates (bots without pauses send many at once)."""
@@ -252,7 +290,8 @@ class TableScreen(TableAsides, Screen[None]):
 
         pub = self.session.view(None)
         current = pub.result if pub.phase in ("hand_over", "game_over") else None
-        result = HandResult.from_events(self._hand_events, pub, current)
+        # the result the update brought first: the table may have dealt again meanwhile
+        result = HandResult.from_events(self._hand_events, pub, self._decided or current)
         self.last_result = result
         prompt = self._result_prompt(pub)
         deal_at = None if self.session.holds_results else self.session.next_deal
