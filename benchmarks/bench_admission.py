@@ -1,8 +1,8 @@
 """Admission under attack: does an honest returning player still get in, and quickly?
 
 Run ``python benchmarks/bench_admission.py`` (options: ``--rounds`` joins per scenario,
-``--pings`` per join). It starts the real ``pokeroulette host --headless`` command (one
-bot, the honest player Ana seated and the game started), then for each scenario runs the
+``--pings`` per join). It starts the real ``pokeroulette host --headless`` command (TLS, as
+by default; two bots, the honest player Ana seated and the game started), then for each scenario runs the
 attack in this process while Ana leaves and rejoins with her resume token ``--rounds``
 times. Each time it measures the join (connect to welcome), and then ``--pings`` ping
 round trips on the joined connection. Scenarios, all in the same run, the first being the
@@ -61,8 +61,16 @@ class Line:
         self.reader, self.writer = reader, writer
 
     @classmethod
-    async def open(cls, port: int) -> "Line":
-        r, w = await asyncio.open_connection("127.0.0.1", port, limit=4 * 1024 * 1024)
+    async def open(cls, port: int, *, tls: bool = True) -> "Line":
+        """A connection; with ``tls`` (the table's default) the handshake is done, as a
+        client does (a silent attacker skips it: ``tls=False``)."""
+        context = None
+        if tls:
+            sys.path.insert(0, str(ROOT))
+            from pokeroulette_tui.net.tls import client_context
+            context = client_context()
+        r, w = await asyncio.open_connection("127.0.0.1", port, limit=4 * 1024 * 1024,
+                                             ssl=context)
         return cls(r, w)
 
     async def send(self, msg: dict) -> None:
@@ -107,7 +115,7 @@ async def pending(port: int, stop: asyncio.Event, count: int) -> None:
     async def one() -> None:
         while not stop.is_set():
             try:
-                s = await Line.open(port)
+                s = await Line.open(port, tls=False)  # never even starts the TLS handshake
             except OSError:
                 await asyncio.sleep(0.05)
                 continue
@@ -130,7 +138,7 @@ async def churn(port: int, stop: asyncio.Event, per_second: float) -> None:
     socks: list[Line] = []
     while not stop.is_set():
         try:
-            socks.append(await Line.open(port))
+            socks.append(await Line.open(port, tls=False))
         except OSError:
             pass
         await asyncio.sleep(1 / per_second)
