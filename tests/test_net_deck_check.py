@@ -117,3 +117,29 @@ def test_a_seeded_table_says_so():
     assert h.join("Ana").last("welcome")["seeded"] is True
     h2 = Harness(make_host(RuleSet(suit_order="SHDC"), seed=None))
     assert h2.join("Ana").last("welcome")["seeded"] is False
+
+
+async def test_a_client_at_a_seeded_table_says_test_table_and_logs_deck_problems(monkeypatch):
+    from net_helpers import Served, autoplay
+    from pokeroulette_tui.net.client import RemoteSession
+
+    original = roulette.deal
+
+    def bottom_deal(state):
+        events = original(state)
+        for s in state.seats:
+            if s.stock:
+                s.stock[0], state.deck[0] = state.deck[0], s.stock[0]
+        return events
+
+    monkeypatch.setattr(roulette, "deal", bottom_deal)
+    async with Served(RuleSet(suit_order="SHDC", betting="final_only"), bots=2, seed=5) as srv:
+        ana = RemoteSession("127.0.0.1", srv.port, "Ana", reconnect=False)
+        await ana.connect()
+        await ana.set_ready()
+        updates = await autoplay(ana, hands=1)
+        assert ana.fairness.startswith("TEST TABLE, fixed shuffle (--seed)")
+        logged = [e for u in updates for e in u.events if e.kind == "deck_check"]
+        assert logged and "been dealt yet" in logged[0].text  # the bottom card, caught
+        assert "FAILED" in ana.fairness  # for the rest of the hand
+        await ana.close()
