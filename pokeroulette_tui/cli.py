@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
-from typing import Sequence
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Sequence
 
 from pokeroulette_tui import __version__
 from pokeroulette_tui.engine.rules import OPTION_HELP, PRESET_NOTES, PRESETS, RuleError, RuleSet, preset
 from pokeroulette_tui.errors import CliError  # also importable from here, as it always was
+
+if TYPE_CHECKING:  # argparse loads when a command line is given (``pokeroulette`` alone needs none)
+    import argparse
 
 
 def parse_rule_overrides(pairs: Sequence[str], base: RuleSet) -> RuleSet:
@@ -60,6 +63,8 @@ def _add_rules_args(p: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="pokeroulette", description="Poker Roulette and five-card draw in the terminal.")
     parser.add_argument("--version", action="version", version=f"pokeroulette {__version__}")
@@ -220,12 +225,19 @@ COMMANDS = {"play": cmd_play, "rules": cmd_rules, "simulate": cmd_simulate,
             "host": cmd_host, "join": cmd_join}
 
 
+PLAY_DEFAULTS = {"command": "play", "preset": "classic", "rule": None, "players": None,
+                 "humans": None, "bot": None, "seed": None, "new": False, "setup": False}
+"""What ``pokeroulette play`` with no flags parses to (a test keeps it equal to the parser's)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
-        argv = ["play", *argv]
-    args = parser.parse_args(argv)
+    if not argv:  # the plain command: play, nothing to parse (the parser costs start-up time)
+        args: argparse.Namespace | SimpleNamespace = SimpleNamespace(**PLAY_DEFAULTS)
+    else:
+        if argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+            argv = ["play", *argv]
+        args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command](args)
     except CliError as exc:

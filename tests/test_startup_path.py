@@ -55,6 +55,7 @@ START_PATH = textwrap.dedent('''
 
         def noted(screen):  # the start screen is shown: what has loaded so far?
             seen.setdefault("shown", mine())
+            seen.setdefault("argparse", "argparse" in sys.modules)
             original(screen)
 
         start.StartScreen._start_preload = noted
@@ -110,6 +111,7 @@ def test_a_fresh_start_shows_the_start_screen_without_the_engine(home, tmp_path)
     assert "pokeroulette_tui.ui.screens.start" in shown
     heavy = [m for m in shown if m.startswith(HEAVY)]
     assert heavy == [], f"loaded before the start screen: {heavy}"
+    assert seen["argparse"] is False  # the plain command has no flags to parse
     engine = [m for m in shown if m.startswith("pokeroulette_tui.engine.")]
     assert set(engine) <= {"pokeroulette_tui.engine.rules", "pokeroulette_tui.engine.cards"}
     # while the start screen waits, the table's modules load in the background …
@@ -121,6 +123,12 @@ def test_a_fresh_start_shows_the_start_screen_without_the_engine(home, tmp_path)
     # … and Enter deals
     assert seen["table"] == "TableScreen"
     assert (home / "data" / "autosave.json").exists()
+
+
+def test_the_plain_command_is_play_with_the_parsers_defaults():
+    from pokeroulette_tui.cli import PLAY_DEFAULTS, build_parser
+
+    assert vars(build_parser().parse_args(["play"])) == PLAY_DEFAULTS
 
 
 def test_the_bot_levels_are_known_before_their_modules_load():
@@ -286,3 +294,95 @@ async def test_only_the_colours_of_the_theme_in_use_are_read():
         assert app.theme == "textual-dark" and AppConfig.load().theme == "dark"
         assert [p.name for p in app.css_path] == ["app.tcss", "light.tcss", "dark.tcss"]
         assert any(str(p).endswith("dark.tcss") for p, _ in app.stylesheet.source)
+
+
+# -- the engine's records, made without generating code at import ------------------------------
+
+def _dataclass_facts(cls) -> dict:
+    """Everything ``@dataclass`` decides about a class, as comparable values."""
+    import dataclasses
+    import inspect
+
+    fields = [(k, f.name, str(f.type), repr(f.default), f.default_factory, f.init, f.repr,
+               f.hash, f.compare, f.kw_only, f._field_type, dict(f.metadata))
+              for k, f in cls.__dataclass_fields__.items()]
+    return {"fields": fields, "params": repr(cls.__dataclass_params__),
+            "match_args": cls.__match_args__, "signature": str(inspect.signature(cls)),
+            "annotations": cls.__dict__.get("__annotations__"), "kind": cls.kind,
+            "doc": cls.__doc__.replace(cls.__name__, "X", 1) if cls.__doc__ else None,
+            "is_dataclass": dataclasses.is_dataclass(cls)}
+
+
+def _instance_facts(obj) -> dict:
+    import dataclasses
+
+    out = {"repr": repr(obj).split("(", 1)[1], "vars": vars(obj).copy(),
+           "asdict": dataclasses.asdict(obj), "astuple": dataclasses.astuple(obj),
+           "hash": hash(obj), "replace": repr(dataclasses.replace(obj, seat=3)).split("(", 1)[1]}
+    for name in ("seat", "kind", "not_a_field"):
+        for what, act in (("set", lambda: setattr(obj, name, 1)),
+                          ("del", lambda: delattr(obj, name))):
+            try:
+                act()
+                out[f"{what} {name}"] = "allowed"
+            except Exception as exc:  # noqa: BLE001 - the error is what is compared
+                out[f"{what} {name}"] = f"{type(exc).__name__}: {exc}"
+    return out
+
+
+def test_every_event_kind_is_what_a_frozen_dataclass_would_be():
+    """The kinds are built without ``@dataclass`` code generation (import time): the same
+    fields, signature, repr, equality, hash, frozenness as the decorated class."""
+    from dataclasses import dataclass
+
+    from pokeroulette_tui.engine.cards import parse_cards
+    from pokeroulette_tui.engine.events import KINDS, Event, _wire
+
+    cards = tuple(parse_cards("7h 9s"))
+    for wire, cls in KINDS.items():
+        saved = KINDS[wire]
+        generated = cls.__doc__.startswith(cls.__name__ + "(")  # no docstring of its own
+        namespace = {"__annotations__": {"kind": "str"}, "kind": _wire(wire),
+                     "__doc__": None if generated else cls.__doc__}
+        try:
+            Reference = dataclass(frozen=True)(type("Reference", (Event,), namespace))
+        finally:
+            KINDS[wire] = saved  # the reference registered itself under the same name
+        assert _dataclass_facts(cls) == _dataclass_facts(Reference), wire
+        args = dict(seat=2, cards=cards, amount=3, private=True, public_text="p", hand_no=4)
+        ours, ref = cls("t", **args), Reference("t", **args)
+        assert _instance_facts(ours) == _instance_facts(ref), wire
+        assert ours == cls("t", **args) and ours != ref and ours != Event(wire, "t", **args)
+        assert ours.redacted_for(1) == cls("p", **{**args, "cards": (None, None),
+                                                   "public_text": ""})
+        try:
+            cls()
+        except TypeError as exc:
+            assert str(exc).startswith(f"{cls.__name__}.__init__() missing")
+
+
+def test_every_action_kind_is_what_a_frozen_kw_only_dataclass_would_be():
+    from dataclasses import dataclass, field
+
+    from pokeroulette_tui.engine import actions as A
+
+    extras = {"bet": ("amount", "int", 0, 5), "raise": ("amount", "int", 0, 5),
+              "stock_to_active": ("index", "int | None", None, 1),
+              "cut": ("position", "int", 26, 3), "discard": ("indices", "tuple[int, ...]", (), (0, 2))}
+    for kind, cls in A.ACTION_TYPES.items():
+        generated = cls.__doc__.startswith(cls.__name__ + "(")  # no docstring of its own
+        namespace: dict = {"__annotations__": {"kind": "ClassVar[str]"}, "kind": kind,
+                           "__doc__": None if generated else cls.__doc__,
+                           "__module__": A.__name__}  # where ``ClassVar`` is known
+        values: dict = {"seat": 1}
+        if kind in extras:
+            name, annotation, default, value = extras[kind]
+            namespace["__annotations__"][name] = annotation
+            namespace[name] = field(default_factory=tuple) if default == () else default
+            values[name] = value
+        Reference = dataclass(frozen=True, kw_only=True)(type("Reference", (A.Action,), namespace))
+        assert _dataclass_facts(cls) == _dataclass_facts(Reference), kind
+        assert _instance_facts(cls(**values)) == _instance_facts(Reference(**values)), kind
+        assert _instance_facts(cls()) == _instance_facts(Reference()), kind
+        assert cls(**values) == cls(**values) and cls(**values) != Reference(**values)
+        assert A.action_from_dict(cls(**values).to_dict()) == cls(**values)

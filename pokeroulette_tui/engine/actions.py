@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+import dataclasses
+import reprlib
+from dataclasses import FrozenInstanceError, asdict, dataclass, field, fields
+from types import FunctionType
 from typing import Any, ClassVar
 
 
@@ -26,41 +29,205 @@ class Action:
         return data
 
 
-@dataclass(frozen=True, kw_only=True)
+# -- the kinds of action ---------------------------------------------------------------------
+# Every kind is exactly what ``@dataclass(frozen=True, kw_only=True)`` would make of it (the
+# same fields, keyword-only __init__, __repr__, equality, hash, frozenness), but written once
+# here rather than generated and compiled for each kind at import (see ``_make_kind``).
+
+_KIND_CLASSES: set[type] = set()
+
+
+def _frozen_setattr(self, name: str, value: Any) -> None:
+    if type(self) in _KIND_CLASSES or name in self.__dataclass_fields__:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    object.__setattr__(self, name, value)
+
+
+def _frozen_delattr(self, name: str) -> None:
+    if type(self) in _KIND_CLASSES or name in self.__dataclass_fields__:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+    object.__delattr__(self, name)
+
+
+def _named(func: Any, cls: type, name: str) -> Any:
+    """``func`` as ``cls``'s own method ``name`` (so that errors name ``Cut.__init__()``)."""
+    qualname = f"{cls.__qualname__}.{name}"
+    code = func.__code__.replace(co_name=name, co_qualname=qualname)
+    method = FunctionType(code, func.__globals__, name, func.__defaults__, func.__closure__)
+    method.__qualname__, method.__annotations__ = qualname, func.__annotations__
+    method.__kwdefaults__ = func.__kwdefaults__
+    return method
+
+
+def _make_kind(cls: type, extra: tuple[str, str, Any] | None = None,
+               methods: tuple[Any, Any, Any, Any] | None = None) -> type:
+    """Make ``cls`` (a subclass of Action) a frozen keyword-only dataclass, with ``extra``
+    (name, annotation, default) as its one field beyond ``seat``, and ``methods`` its
+    __init__, __repr__, __eq__ and __hash__ for that field (without a field: Action's own,
+    which are the same)."""
+    base = Action.__dataclass_fields__
+    fields_ = dict(base)
+    kind = field(default=cls.__dict__["kind"])
+    kind.name, kind.type = "kind", "ClassVar[str]"  # a ClassVar's pseudo-field: kw_only unset
+    kind._field_type = base["kind"]._field_type  # type: ignore[attr-defined]
+    fields_["kind"] = kind
+    annotations: dict[str, str] = {"kind": "ClassVar[str]"}
+    if extra is None:
+        cls.__init__ = _named(Action.__init__, cls, "__init__")
+    else:
+        name, annotation, default = extra
+        own = field(default=default) if default != () else field(default_factory=tuple)
+        own.name, own.type, own.kw_only = name, annotation, True
+        own._field_type = base["seat"]._field_type  # type: ignore[attr-defined]
+        fields_[name] = own
+        annotations[name] = annotation
+        init, rep, eq, hash_ = methods  # type: ignore[misc]
+        cls.__init__ = _named(init, cls, "__init__")
+        cls.__repr__, cls.__eq__, cls.__hash__ = rep, eq, hash_
+    cls.__dataclass_fields__ = fields_
+    cls.__annotations__ = annotations
+    cls.__setattr__, cls.__delattr__ = _frozen_setattr, _frozen_delattr
+    cls.__match_args__ = ()
+    if cls.__doc__ is None:
+        tail = "" if extra is None else f", {extra[0]}: {extra[1]!r} = {_default_text(extra[2])}"
+        cls.__doc__ = f"{cls.__name__}(*, seat: 'int | None' = None{tail})"
+    _KIND_CLASSES.add(cls)
+    return cls
+
+
+def _default_text(default: Any) -> str:
+    return "<factory>" if default == () else repr(default)
+
+
 class StartHand(Action):
     """The dealer starts the next hand (antes, button, shuffle, deal)."""
 
     kind: ClassVar[str] = "start_hand"
 
 
-@dataclass(frozen=True, kw_only=True)
 class Advance(Action):
     """The dealer takes the next automatic step (turn actives, clean up, deal)."""
 
     kind: ClassVar[str] = "advance"
 
 
-@dataclass(frozen=True, kw_only=True)
 class Check(Action):
     kind: ClassVar[str] = "check"
 
 
-@dataclass(frozen=True, kw_only=True)
 class Call(Action):
     kind: ClassVar[str] = "call"
 
 
-@dataclass(frozen=True, kw_only=True)
 class Fold(Action):
     kind: ClassVar[str] = "fold"
 
 
-@dataclass(frozen=True, kw_only=True)
 class AllIn(Action):
     kind: ClassVar[str] = "all_in"
 
 
-@dataclass(frozen=True, kw_only=True)
+class Leave(Action):
+    """The seat leaves the table, at any moment, without penalty."""
+
+    kind: ClassVar[str] = "leave"
+
+
+for _cls in (StartHand, Advance, Check, Call, Fold, AllIn, Leave):
+    _make_kind(_cls)
+
+
+# the kinds with a field of their own: (seat, amount), (seat, index), (seat, position), (seat, indices)
+
+def _amount_init(self, *, seat: int | None = None, amount: int = 0):
+    object.__setattr__(self, "seat", seat)
+    object.__setattr__(self, "amount", amount)
+
+
+@reprlib.recursive_repr()
+def _amount_repr(self) -> str:
+    return f"{self.__class__.__qualname__}(seat={self.seat!r}, amount={self.amount!r})"
+
+
+def _amount_eq(self, other: object) -> bool:
+    if other.__class__ is self.__class__:
+        return (self.seat, self.amount) == (other.seat, other.amount)  # type: ignore[attr-defined]
+    return NotImplemented
+
+
+def _amount_hash(self) -> int:
+    return hash((self.seat, self.amount))
+
+
+def _index_init(self, *, seat: int | None = None, index: int | None = None):
+    object.__setattr__(self, "seat", seat)
+    object.__setattr__(self, "index", index)
+
+
+@reprlib.recursive_repr()
+def _index_repr(self) -> str:
+    return f"{self.__class__.__qualname__}(seat={self.seat!r}, index={self.index!r})"
+
+
+def _index_eq(self, other: object) -> bool:
+    if other.__class__ is self.__class__:
+        return (self.seat, self.index) == (other.seat, other.index)  # type: ignore[attr-defined]
+    return NotImplemented
+
+
+def _index_hash(self) -> int:
+    return hash((self.seat, self.index))
+
+
+def _position_init(self, *, seat: int | None = None, position: int = 26):
+    object.__setattr__(self, "seat", seat)
+    object.__setattr__(self, "position", position)
+
+
+@reprlib.recursive_repr()
+def _position_repr(self) -> str:
+    return f"{self.__class__.__qualname__}(seat={self.seat!r}, position={self.position!r})"
+
+
+def _position_eq(self, other: object) -> bool:
+    if other.__class__ is self.__class__:
+        return (self.seat, self.position) == (other.seat, other.position)  # type: ignore[attr-defined]
+    return NotImplemented
+
+
+def _position_hash(self) -> int:
+    return hash((self.seat, self.position))
+
+
+# the dataclass's marker of a default made by a factory (``field(default_factory=tuple)``)
+_FACTORY: Any = getattr(dataclasses, "_HAS_DEFAULT_FACTORY", ())
+
+
+def _indices_init(self, *, seat: int | None = None, indices: tuple[int, ...] = _FACTORY):
+    object.__setattr__(self, "seat", seat)
+    object.__setattr__(self, "indices", () if indices is _FACTORY else indices)
+
+
+@reprlib.recursive_repr()
+def _indices_repr(self) -> str:
+    return f"{self.__class__.__qualname__}(seat={self.seat!r}, indices={self.indices!r})"
+
+
+def _indices_eq(self, other: object) -> bool:
+    if other.__class__ is self.__class__:
+        return (self.seat, self.indices) == (other.seat, other.indices)  # type: ignore[attr-defined]
+    return NotImplemented
+
+
+def _indices_hash(self) -> int:
+    return hash((self.seat, self.indices))
+
+
+for _f in (_amount_init, _index_init, _position_init, _indices_init):
+    _f.__annotations__["return"] = None
+_AMOUNT = (_amount_init, _amount_repr, _amount_eq, _amount_hash)
+
+
 class PlaceBet(Action):
     """Open the betting with ``amount`` chips."""
 
@@ -68,7 +235,6 @@ class PlaceBet(Action):
     amount: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
 class RaiseTo(Action):
     """Raise so that this seat's total bet this round is ``amount``."""
 
@@ -76,7 +242,6 @@ class RaiseTo(Action):
     amount: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
 class MoveStockToActive(Action):
     """Stock-to-active option: move stock card number ``index`` to be an active card,
     or ``index=None`` to keep the stock as it is."""
@@ -85,7 +250,6 @@ class MoveStockToActive(Action):
     index: int | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
 class Cut(Action):
     """Five-card draw: the player right of the dealer cuts ``position`` cards from the top."""
 
@@ -93,19 +257,21 @@ class Cut(Action):
     position: int = 26
 
 
-@dataclass(frozen=True, kw_only=True)
 class Discard(Action):
     """Five-card draw: exchange the cards at ``indices`` (empty = stand pat)."""
 
     kind: ClassVar[str] = "discard"
-    indices: tuple[int, ...] = field(default_factory=tuple)
+    indices: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class Leave(Action):
-    """The seat leaves the table, at any moment, without penalty."""
-
-    kind: ClassVar[str] = "leave"
+_make_kind(PlaceBet, ("amount", "int", 0), _AMOUNT)
+_make_kind(RaiseTo, ("amount", "int", 0), _AMOUNT)
+_make_kind(MoveStockToActive, ("index", "int | None", None),
+           (_index_init, _index_repr, _index_eq, _index_hash))
+_make_kind(Cut, ("position", "int", 26), (_position_init, _position_repr, _position_eq, _position_hash))
+_make_kind(Discard, ("indices", "tuple[int, ...]", ()),
+           (_indices_init, _indices_repr, _indices_eq, _indices_hash))
+del _cls, _f
 
 
 ACTION_TYPES: dict[str, type[Action]] = {

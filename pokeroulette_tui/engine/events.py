@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import reprlib
+import types
+from dataclasses import FrozenInstanceError, dataclass, field, replace
 from typing import Any, Iterable
 
 from pokeroulette_tui.engine.cards import Card, card_from_json, card_to_json
@@ -38,11 +40,15 @@ class Event:
     public_text: str = ""
     hand_no: int = 0
 
-    def __init_subclass__(cls, **kw: Any) -> None:
+    def __init_subclass__(cls, wire: str | None = None, **kw: Any) -> None:
         super().__init_subclass__(**kw)
-        wire = getattr(cls.__dict__.get("kind"), "default", None)
-        if isinstance(wire, str):
-            KINDS[wire] = cls
+        if wire is not None:  # ``class Folded(Event, wire="fold")``: a kind of event
+            _make_kind(cls, wire)
+            return
+        # the older spelling, a dataclass subclass with ``kind: str = _wire("fold")``
+        declared = getattr(cls.__dict__.get("kind"), "default", None)
+        if isinstance(declared, str):
+            KINDS[declared] = cls
 
     def redacted_for(self, viewer: int | None) -> "Event":
         """The event as ``viewer`` may see it (None = a spectator)."""
@@ -74,67 +80,132 @@ class Event:
 
 
 def _wire(name: str) -> Any:
-    """A subclass's ``kind``: its wire name, fixed (not an argument)."""
+    """A dataclass subclass's ``kind``: its wire name, fixed (not an argument)."""
     return field(default=name, init=False, repr=False)
+
+
+# -- the kinds of event ---------------------------------------------------------------------
+# Every kind is exactly what ``@dataclass(frozen=True)`` would make of
+# ``class Folded(Event): kind: str = _wire("fold")`` (the same fields, __init__, __repr__,
+# equality, hash, frozenness, __match_args__), but written once here rather than generated
+# and compiled for each of the 33 kinds at import (that took most of the engine's import time).
+
+_KIND_CLASSES: set[type] = set()
+_FIELD_NAMES = ("kind", "text", "seat", "cards", "amount", "private", "public_text", "hand_no")
+_KIND_MATCH_ARGS = _FIELD_NAMES[1:]
+_KIND_SIGNATURE = ("(text: 'str', seat: 'int | None' = None, cards: 'tuple[Card | None, ...]' = (), "
+                   "amount: 'int' = 0, private: 'bool' = False, public_text: 'str' = '', "
+                   "hand_no: 'int' = 0)")
+
+
+def _kind_init(self, text: str, seat: int | None = None, cards: tuple[Card | None, ...] = (),
+               amount: int = 0, private: bool = False, public_text: str = "",
+               hand_no: int = 0):
+    # like the dataclass's: ``kind`` is not set on the instance, it is the class's attribute
+    _set = object.__setattr__
+    _set(self, "text", text)
+    _set(self, "seat", seat)
+    _set(self, "cards", cards)
+    _set(self, "amount", amount)
+    _set(self, "private", private)
+    _set(self, "public_text", public_text)
+    _set(self, "hand_no", hand_no)
+
+
+_kind_init.__annotations__["return"] = None
+
+
+@reprlib.recursive_repr()
+def _kind_repr(self) -> str:
+    return (f"{self.__class__.__qualname__}(text={self.text!r}, seat={self.seat!r}, "
+            f"cards={self.cards!r}, amount={self.amount!r}, private={self.private!r}, "
+            f"public_text={self.public_text!r}, hand_no={self.hand_no!r})")
+
+
+def _kind_setattr(self, name: str, value: Any) -> None:
+    if type(self) in _KIND_CLASSES or name in _FIELD_NAMES:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    object.__setattr__(self, name, value)
+
+
+def _kind_delattr(self, name: str) -> None:
+    if type(self) in _KIND_CLASSES or name in _FIELD_NAMES:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+    object.__delattr__(self, name)
+
+
+def _named(func: Any, cls: type, name: str) -> Any:
+    """``func`` as ``cls``'s own method ``name`` (so that errors name ``Folded.__init__()``)."""
+    qualname = f"{cls.__qualname__}.{name}"
+    code = func.__code__.replace(co_name=name, co_qualname=qualname)
+    method = types.FunctionType(code, func.__globals__, name, func.__defaults__, func.__closure__)
+    method.__qualname__, method.__annotations__ = qualname, func.__annotations__
+    method.__kwdefaults__ = func.__kwdefaults__
+    return method
+
+
+def _make_kind(cls: type, wire: str) -> None:
+    """Make ``cls`` the frozen dataclass of the events of kind ``wire`` (see above).
+
+    Equality and the hash are Event's own (the same fields, compared only between events of
+    one class)."""
+    base = Event.__dataclass_fields__
+    kind = field(default=wire, init=False, repr=False)
+    kind.name, kind.type, kind.kw_only = "kind", "str", False
+    kind._field_type = base["kind"]._field_type  # type: ignore[attr-defined]
+    cls.__dataclass_fields__ = {**base, "kind": kind}
+    cls.__annotations__ = {"kind": "str"}
+    cls.kind = wire
+    cls.__init__ = _named(_kind_init, cls, "__init__")
+    cls.__repr__ = _kind_repr
+    cls.__setattr__ = _kind_setattr
+    cls.__delattr__ = _kind_delattr
+    cls.__match_args__ = _KIND_MATCH_ARGS
+    if cls.__doc__ is None:
+        cls.__doc__ = cls.__name__ + _KIND_SIGNATURE
+    _KIND_CLASSES.add(cls)
+    KINDS[wire] = cls
 
 
 # -- a hand starts ----------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class SuitOrderDrawn(Event):
+class SuitOrderDrawn(Event, wire="suit_order"):
     """The suit ranking was drawn (``cards``: the cards turned)."""
-    kind: str = _wire("suit_order")
 
 
-@dataclass(frozen=True)
-class HandStarted(Event):
+class HandStarted(Event, wire="hand_started"):
     """A hand (or a deciding hand) starts; ``seat`` has the button."""
-    kind: str = _wire("hand_started")
 
 
-@dataclass(frozen=True)
-class AntesPaid(Event):
+class AntesPaid(Event, wire="ante"):
     """``amount``: the antes in the pot."""
-    kind: str = _wire("ante")
 
 
-@dataclass(frozen=True)
-class Shuffled(Event):
+class Shuffled(Event, wire="shuffle"):
     """A shoe was shuffled (``amount`` cards)."""
-    kind: str = _wire("shuffle")
 
 
-@dataclass(frozen=True)
-class Reshuffled(Event):
+class Reshuffled(Event, wire="reshuffle"):
     """Discards were shuffled back into the deck (``amount`` cards)."""
-    kind: str = _wire("reshuffle")
 
 
 # -- Poker Roulette -----------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class StockDealt(Event):
+class StockDealt(Event, wire="stock_dealt"):
     """``seat`` got its stock card face down (private)."""
-    kind: str = _wire("stock_dealt")
 
 
-@dataclass(frozen=True)
-class ActivesDealt(Event):
+class ActivesDealt(Event, wire="actives_dealt"):
     """Two active cards were dealt face down to each player."""
-    kind: str = _wire("actives_dealt")
 
 
-@dataclass(frozen=True)
-class MatchCardTurned(Event):
+class MatchCardTurned(Event, wire="match_card"):
     """A round's match card (``cards[0]``) was turned."""
-    kind: str = _wire("match_card")
 
 
-@dataclass(frozen=True)
-class CardsMatched(Event):
+class CardsMatched(Event, wire="matched"):
     """``seat`` turned its actives: ``cards`` are the added ones (``amount`` of them) first,
     then the discarded ones."""
-    kind: str = _wire("matched")
 
     @property
     def added(self) -> tuple[Card | None, ...]:
@@ -145,150 +216,106 @@ class CardsMatched(Event):
         return self.cards[self.amount:]
 
 
-@dataclass(frozen=True)
-class NewActivesDealt(Event):
+class NewActivesDealt(Event, wire="new_actives"):
     """New active cards were dealt for the next round."""
-    kind: str = _wire("new_actives")
 
 
-@dataclass(frozen=True)
-class StockKept(Event):
+class StockKept(Event, wire="stock_kept"):
     """``seat`` kept its stock as it is."""
-    kind: str = _wire("stock_kept")
 
 
-@dataclass(frozen=True)
-class StockMovedToActive(Event):
+class StockMovedToActive(Event, wire="stock_to_active"):
     """``seat`` moved a stock card (``cards[0]``; private if it was face down) to active."""
-    kind: str = _wire("stock_to_active")
 
 
-@dataclass(frozen=True)
-class MatchingEnded(Event):
+class MatchingEnded(Event, wire="matching_over"):
     """The deck cannot supply another round (``amount`` cards left)."""
-    kind: str = _wire("matching_over")
 
 
 # -- five-card draw -----------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class DeckCut(Event):
+class DeckCut(Event, wire="cut"):
     """``seat`` cut ``amount`` cards."""
-    kind: str = _wire("cut")
 
 
-@dataclass(frozen=True)
-class HandDealt(Event):
+class HandDealt(Event, wire="hand_dealt"):
     """``seat`` was dealt five cards (private)."""
-    kind: str = _wire("hand_dealt")
 
 
-@dataclass(frozen=True)
-class DrawStarted(Event):
+class DrawStarted(Event, wire="draw"):
     """The draw begins."""
-    kind: str = _wire("draw")
 
 
-@dataclass(frozen=True)
-class CardsDrawn(Event):
+class CardsDrawn(Event, wire="drew"):
     """``seat`` exchanged ``amount`` cards (``cards``: the new ones, private)."""
-    kind: str = _wire("drew")
 
 
 # -- betting ----------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class BettingStarted(Event):
+class BettingStarted(Event, wire="betting"):
     """A betting round opens."""
-    kind: str = _wire("betting")
 
 
-@dataclass(frozen=True)
-class Checked(Event):
-    kind: str = _wire("check")
+class Checked(Event, wire="check"):
+    pass
 
 
-@dataclass(frozen=True)
-class Called(Event):
+class Called(Event, wire="call"):
     """``seat`` called ``amount``."""
-    kind: str = _wire("call")
 
 
-@dataclass(frozen=True)
-class BetPlaced(Event):
+class BetPlaced(Event, wire="bet"):
     """``seat`` bet ``amount``."""
-    kind: str = _wire("bet")
 
 
-@dataclass(frozen=True)
-class Raised(Event):
+class Raised(Event, wire="raise"):
     """``seat`` raised to ``amount``."""
-    kind: str = _wire("raise")
 
 
-@dataclass(frozen=True)
-class WentAllIn(Event):
+class WentAllIn(Event, wire="all_in"):
     """``seat`` is all in for ``amount``."""
-    kind: str = _wire("all_in")
 
 
-@dataclass(frozen=True)
-class Folded(Event):
-    kind: str = _wire("fold")
+class Folded(Event, wire="fold"):
+    pass
 
 
 # -- the end of a hand and of the game ----------------------------------------------------
 
-@dataclass(frozen=True)
-class HandShown(Event):
+class HandShown(Event, wire="show"):
     """``seat`` showed ``cards`` at the showdown (the engine's result names and ranks them)."""
-    kind: str = _wire("show")
 
 
-@dataclass(frozen=True)
-class PotWon(Event):
+class PotWon(Event, wire="pot_won"):
     """A pot of ``amount`` went to ``seat`` (the first of its winners)."""
-    kind: str = _wire("pot_won")
 
 
-@dataclass(frozen=True)
-class TokenLost(Event):
+class TokenLost(Event, wire="token_lost"):
     """``seat`` lost one forfeit token."""
-    kind: str = _wire("token_lost")
 
 
-@dataclass(frozen=True)
-class PlayerOut(Event):
+class PlayerOut(Event, wire="out"):
     """``seat`` is out of the game."""
-    kind: str = _wire("out")
 
 
-@dataclass(frozen=True)
-class SatOut(Event):
+class SatOut(Event, wire="sit_out"):
     """``seat`` sits out a hand, then plays on a last life."""
-    kind: str = _wire("sit_out")
 
 
-@dataclass(frozen=True)
-class DeciderCalled(Event):
+class DeciderCalled(Event, wire="decider"):
     """Tied losers play a deciding hand."""
-    kind: str = _wire("decider")
 
 
-@dataclass(frozen=True)
-class HandOver(Event):
-    kind: str = _wire("hand_over")
+class HandOver(Event, wire="hand_over"):
+    pass
 
 
-@dataclass(frozen=True)
-class GameOver(Event):
-    kind: str = _wire("game_over")
+class GameOver(Event, wire="game_over"):
+    pass
 
 
-@dataclass(frozen=True)
-class PlayerLeft(Event):
+class PlayerLeft(Event, wire="left"):
     """``seat`` left the table."""
-    kind: str = _wire("left")
 
 
 def redact_all(events: list[Event], viewer: int | None) -> list[Event]:

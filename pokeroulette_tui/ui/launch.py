@@ -6,7 +6,7 @@ preload) are :mod:`pokeroulette_tui.ui.tables`, importable from here too.
 
 from __future__ import annotations
 
-import argparse
+from typing import TYPE_CHECKING
 
 from pokeroulette_tui.bots import LEVELS
 from pokeroulette_tui.engine.rules import RuleSet
@@ -35,6 +35,9 @@ from pokeroulette_tui.ui.tables import (  # noqa: F401 - importable from here, a
     resume_session,
     set_aside,
 )
+
+if TYPE_CHECKING:
+    import argparse
 
 
 # -- the command line -----------------------------------------------------------------------
