@@ -40,6 +40,13 @@ def test_one_public_projection_per_action_and_own_ones_only_when_cards_change(pr
         return real(state, seat)
 
     monkeypatch.setattr(wire, "view_for", counting)
+    real_player = wire.player_view
+
+    def counting_player(state, i, viewer):  # a seat's own entry, projected alone
+        calls.append(viewer)
+        return real_player(state, i, viewer)
+
+    monkeypatch.setattr(wire, "player_view", counting_player)
     g = new_game(PRESETS[preset].replace(suit_order="SHDC"), ["Ana", "Bo", "Cy", "Di"], seed=5)
     rng = random.Random(5)
     msgs = StateMessages()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import reprlib
-from dataclasses import FrozenInstanceError, asdict, dataclass, field, fields
+from dataclasses import FrozenInstanceError, dataclass, field, fields
 from types import FunctionType
 from typing import Any, ClassVar
 
@@ -21,9 +21,10 @@ class Action:
     seat: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        # (the fields are numbers and tuples of numbers: no deep copy is needed)
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
         data["type"] = self.kind
-        for key, value in list(data.items()):
+        for key, value in data.items():
             if isinstance(value, tuple):
                 data[key] = list(value)
         return data

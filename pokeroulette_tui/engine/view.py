@@ -147,6 +147,26 @@ def _player_from_dict(d: dict[str, Any]) -> PlayerView:
     return PlayerView(**d)
 
 
+def player_view(state: GameState, i: int, viewer: int | None) -> PlayerView:
+    """Seat ``i`` as ``viewer`` may see it (None = a spectator)."""
+    s = state.seats[i]
+    mine = viewer == i
+    stock = tuple(c if (pub or mine) else None for c, pub in zip(s.stock, s.stock_public))
+    if s.actives_up:
+        actives = tuple(s.actives)
+    elif s.moved and (mine or s.moved == 1):
+        actives = tuple([None] * (len(s.actives) - 1) + [s.actives[-1]])
+    else:
+        actives = tuple(None for _ in s.actives)
+    hand = tuple(c if (mine or s.shown) else None for c in s.hand)
+    return PlayerView(
+        seat=i, name=s.name, chips=s.chips, tokens=s.tokens, status=s.status, is_bot=s.is_bot,
+        in_hand=s.in_hand, folded=s.folded, all_in=s.all_in, bet=s.bet, contributed=s.contributed,
+        stock=stock, stock_public=tuple(s.stock_public), actives=actives, actives_up=s.actives_up,
+        added=tuple(s.added), reason=s.reason, hand=hand, drawn=s.drawn, last_life=s.last_life,
+        sit_out_hands=s.sit_out_hands, shown=s.shown, won=s.won)
+
+
 def view_for(state: GameState, seat: int | None) -> SeatView:
     """What ``seat`` may see now; ``None`` is a spectator.
 
@@ -159,23 +179,7 @@ def view_for(state: GameState, seat: int | None) -> SeatView:
     >>> v.players[0].stock[0] is not None, v.players[1].stock[0] is None
     (True, True)
     """
-    players = []
-    for i, s in enumerate(state.seats):
-        mine = seat == i
-        stock = tuple(c if (pub or mine) else None for c, pub in zip(s.stock, s.stock_public))
-        if s.actives_up:
-            actives = tuple(s.actives)
-        elif s.moved and (mine or s.moved == 1):
-            actives = tuple([None] * (len(s.actives) - 1) + [s.actives[-1]])
-        else:
-            actives = tuple(None for _ in s.actives)
-        hand = tuple(c if (mine or s.shown) else None for c in s.hand)
-        players.append(PlayerView(
-            seat=i, name=s.name, chips=s.chips, tokens=s.tokens, status=s.status, is_bot=s.is_bot,
-            in_hand=s.in_hand, folded=s.folded, all_in=s.all_in, bet=s.bet, contributed=s.contributed,
-            stock=stock, stock_public=tuple(s.stock_public), actives=actives, actives_up=s.actives_up,
-            added=tuple(s.added), reason=s.reason, hand=hand, drawn=s.drawn, last_life=s.last_life,
-            sit_out_hands=s.sit_out_hands, shown=s.shown, won=s.won))
+    players = [player_view(state, i, seat) for i in range(len(state.seats))]
     options = None
     if (state.phase == Phase.BETTING and seat is not None and state.to_act == seat
             and not state.game_over):

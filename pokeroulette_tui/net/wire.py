@@ -32,7 +32,7 @@ from pokeroulette_tui.engine import betting
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.state import GameState, Seat
-from pokeroulette_tui.engine.view import PlayerView, SeatView, view_for
+from pokeroulette_tui.engine.view import PlayerView, SeatView, player_view, view_for
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.commit import DeckCommitter
 
@@ -157,7 +157,7 @@ class StateMessages:
         s = state.seats[seat]
         own = self._own.get(seat)
         if own is None or not own.fits(s):
-            own = self._own[seat] = _Own(s, view_for(state, seat).players[seat])
+            own = self._own[seat] = _Own(s, player_view(state, seat, seat))
         return own
 
     def _players(self, public: SeatView) -> list[_Public]:
