@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, NoReturn, Sequence
 
 from pokeroulette_tui import __version__
 from pokeroulette_tui.engine.rules import OPTION_HELP, PRESET_NOTES, PRESETS, RuleError, RuleSet, preset
@@ -62,10 +62,22 @@ def _add_rules_args(p: argparse.ArgumentParser) -> None:
                    help="change one rule option (repeatable), e.g. --rule ante=5")
 
 
+def _one_line_errors(parser_class: type) -> type:
+    """An ArgumentParser whose mistakes are one line that says where to look, not the usage."""
+
+    class Parser(parser_class):  # type: ignore[misc, valid-type]
+        def error(self, message: str) -> NoReturn:
+            message = message.replace("invalid int value", "expects a whole number, not")
+            message = message.replace("invalid float value", "expects a number, not")
+            self.exit(2, f"{self.prog}: {message} (see: {self.prog} --help)\n")
+
+    return Parser
+
+
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
-    parser = argparse.ArgumentParser(
+    parser = _one_line_errors(argparse.ArgumentParser)(
         prog="pokeroulette", description="Poker Roulette and five-card draw in the terminal.")
     parser.add_argument("--version", action="version", version=f"pokeroulette {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

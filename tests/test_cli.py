@@ -99,3 +99,18 @@ def test_console_entry_point_runs_as_module():
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0
     assert "five-card draw" in out.stdout
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["play", "--players", "abc"], "--players: expects a whole number, not: 'abc'"),
+    (["host", "--delay", "x"], "--delay: expects a number, not: 'x'"),
+    (["play", "--bogus"], "unrecognized arguments: --bogus"),
+    (["hots"], "invalid choice: 'hots'"),
+])
+def test_argument_mistakes_are_one_line_not_the_usage(argv, fragment, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "--help)" in err and "usage:" not in err
+    assert len(err.strip().splitlines()) == 1

@@ -87,7 +87,7 @@ async def test_the_first_seated_leads_a_headless_lobby_from_the_screen():
     async with Served(RULES, start_countdown=30.0) as srv:
         session = RemoteSession("127.0.0.1", srv.port, "Ana")
         app = LobbyApp(AppConfig(autosave=False, delay=0), session, info=["test table"])
-        async with app.run_test(size=(120, 40)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.lobby)
             screen = app.screen
             squatter = RawClient("Squat")
@@ -106,6 +106,8 @@ async def test_the_first_seated_leads_a_headless_lobby_from_the_screen():
             await wait_for(pilot, lambda: len(screen.lobby.get("seats", [])) == 3)
             await pilot.press("r")
             await wait_for(pilot, lambda: screen.lobby.get("starts_in"))
+            ready = screen.query_one("#btn-ready")
+            assert str(ready.label) == "Not ready" and ready.content_size.width >= 9  # not "Not"
             summary = str(screen.query_one("#lobby-summary").render())
             assert "dealing in" in summary
             await pilot.press("s")  # the leader need not wait

@@ -139,6 +139,7 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #lobby-rules-box { width: 1fr; padding: 0 1; }
     LobbyScreen #lobby-buttons { height: auto; }
     LobbyScreen #lobby-buttons Button { margin: 0 1; min-width: 10; }
+    LobbyScreen #lobby-buttons #btn-ready { min-width: 13; }
     LobbyScreen #lobby-chat { height: 1fr; min-height: 3; max-height: 10; padding: 0 1; }
     LobbyScreen .lobby-title { text-style: bold; }
     """
