@@ -29,6 +29,20 @@ class PlaceholderStart(Screen[None]):
         yield TidyFooter()
 
 
+def farewell_for(session: object) -> str:
+    """What to tell the player after quitting a local table: saved where, and how to carry on."""
+    table = getattr(session, "table", None)
+    path = getattr(table, "save_path", None)
+    if table is None or path is None:
+        return ""
+    if table.state.game_over:
+        return "The game is over. Run pokeroulette to deal a new one."
+    if table.save_error:
+        return f"Your game could NOT be saved: {table.save_error}"
+    return (f"Your game is saved ({path}). Run pokeroulette and press Enter to carry on "
+            "where you left off.")
+
+
 class PokerApp(App[None]):
     """Poker Roulette and five-card draw at one terminal (hot-seat, bots) or over the network."""
 
@@ -105,8 +119,13 @@ class PokerApp(App[None]):
             await self.pop_screen()
         await self.push_screen(self._start_screen())
 
+    #: Said in the terminal once the app has closed (where the game was saved).
+    farewell = ""
+
     async def action_quit(self) -> None:
+        session = self.session
         await self.close_session()
+        self.farewell = farewell_for(session)
         self.exit()
 
     def action_toggle_theme(self) -> None:

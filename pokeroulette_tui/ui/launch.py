@@ -100,6 +100,8 @@ def _run_app(config: AppConfig) -> int:
 
     app = make_app(config)
     app.run()
+    if getattr(app, "farewell", ""):
+        print(app.farewell)
     return app.return_code or 0
 
 
