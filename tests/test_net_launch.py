@@ -208,3 +208,17 @@ def test_the_banner_shows_the_certificate_or_warns_without_tls():
     assert "TLS certificate:    SHA256:abc" in lines and "--no-tls" not in lines
     lines = "\n".join(launch.banner(host, Listen("0.0.0.0", 7777, tls=False), args))
     assert "NO TLS" in lines and "--name NAME --no-tls" in lines
+
+
+def test_join_says_in_one_line_when_nothing_listens(tmp_path, monkeypatch):
+    import socket
+
+    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # free once closed: nothing listens there
+    join = build_parser().parse_args(["join", f"127.0.0.1:{port}", "--name", "Ana"])
+    with pytest.raises(CliError, match="nothing is listening there"):
+        netplay.run_join(join)
+    assert netplay.reachable("nosuchhost.invalid", 7777).endswith(
+        "there is no machine called 'nosuchhost.invalid'")

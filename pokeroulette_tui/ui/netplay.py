@@ -35,10 +35,37 @@ def play_hosted(args: argparse.Namespace, rules: RuleSet, password: str | None) 
     return app.return_code or 0
 
 
+def reachable(host: str, port: int, timeout: float = 5.0) -> str:
+    """"" when something listens at ``host:port``, else what is wrong, in words."""
+    import errno
+    import socket
+
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return ""
+    except socket.gaierror:
+        return f"cannot join {host}:{port}: there is no machine called {host!r}"
+    except (TimeoutError, socket.timeout):
+        return (f"cannot join {host}:{port}: no answer in {timeout:g} s (is the address right, "
+                "and does a firewall let the port through?)")
+    except OSError as exc:
+        if exc.errno == errno.ECONNREFUSED:
+            return (f"cannot join {host}:{port}: nothing is listening there (is the table "
+                    "running, and is this its port?)")
+        if exc.errno in (errno.EHOSTUNREACH, errno.ENETUNREACH):
+            return f"cannot join {host}:{port}: that machine cannot be reached from here"
+        return f"cannot join {host}:{port}: {exc.strerror or exc}"
+
+
 def run_join(args: argparse.Namespace) -> int:
     """``pokeroulette join HOST[:PORT] --name NAME`` (TCP), or ``join @LOGIN`` /
     ``join --unix PATH`` (a table on this machine): the lobby, then the table."""
     session, info = launch.join_session(args)  # a mistake is told before any screen
+    if session.unix is None:
+        problem = reachable(session.host, session.port)
+        if problem:  # said in one line, before the full screen opens
+            from pokeroulette_tui.errors import CliError
+            raise CliError(problem)
     from pokeroulette_tui.ui.config import AppConfig
     from pokeroulette_tui.ui.screens.lobby import LobbyApp
 
