@@ -39,7 +39,7 @@ def test_rules_json_round_trips(capsys):
 def test_rule_override_applies(capsys):
     assert main(["rules", "--rule", "suit_order=SHDC", "--rule", "ante=3"]) == 0
     out = capsys.readouterr().out
-    assert "S > H > D > C" in out and "ante 3" in out
+    assert "♠ > ♥ > ♦ > ♣" in out and "ante 3" in out
 
 
 @pytest.mark.parametrize("argv, fragment", [

@@ -195,5 +195,13 @@ def test_rules_describe_in_plain_words(name):
 def test_rules_describe_shows_the_chosen_options():
     text = " ".join(RuleSet(scoring="forfeit", token_name="items", tokens=5, game_end="last_standing",
                             sit_out=True, hand_limit=9, suit_order="HSDC").describe())
-    assert "5 items" in text and "9 hands" in text and "H > S > D > C" in text
+    assert "5 items" in text and "9 hands" in text and "♥ > ♠ > ♦ > ♣" in text
     assert "last life" in text
+
+
+def test_rule_words_show_suit_symbols_and_no_pot_without_chips():
+    from pokeroulette_tui.engine.rules import PRESETS, describe_rules
+    text = "\n".join(describe_rules(PRESETS["classic"].replace(suit_order="SHDC")))
+    assert "Suit ranking: agreed, ♠ > ♥ > ♦ > ♣." in text and "S > H" not in text
+    forfeit = "\n".join(describe_rules(PRESETS["draw"]))
+    assert PRESETS["draw"].scoring == "forfeit" and "pot" not in forfeit.split("Suit ranking")[1].split("\n")[0]

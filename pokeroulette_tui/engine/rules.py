@@ -6,7 +6,7 @@ import dataclasses
 from dataclasses import dataclass, fields
 from typing import Any
 
-from pokeroulette_tui.engine.cards import SUITS
+from pokeroulette_tui.engine.cards import SUIT_SYMBOLS, SUITS
 
 
 class RuleError(ValueError):
@@ -238,11 +238,13 @@ def describe_rules(r: RuleSet) -> list[str]:
         lines.append(f"Game: five-card draw (Mörkpoker), {r.min_players}-7 players, one 52-card deck, "
                      "no jokers.")
     if r.variant == "draw" and not r.suit_tiebreak:
-        lines.append("Suit ranking: none; equal hands split the pot (suits do not break ties).")
+        lines.append("Suit ranking: none; suits do not break ties between equal hands"
+                     + (" (they split the pot)." if r.scoring == "chips" else "."))
     elif r.suit_order == "drawn":
         lines.append("Suit ranking: drawn before the first hand (first suit turned up ranks highest).")
     else:
-        lines.append("Suit ranking: agreed, " + " > ".join(r.suit_order) + ".")
+        lines.append("Suit ranking: agreed, " + " > ".join(SUIT_SYMBOLS[s] for s in r.suit_order)
+                     + ".")
     if r.variant == "roulette":
         lines.append(f"Both actives of the match card's rank claim the match card: {_onoff(r.claim_match_card)}.")
         lines.append(f"Two actives matching each other are kept whatever the match card: "
