@@ -70,10 +70,21 @@ def score_text(view: SeatView, p: PlayerView) -> str:
     r = view.rules
     parts = []
     if r.uses_chips:
-        parts.append(f"{p.chips} chips")
+        parts.append(f"{p.chips} chip{'' if p.chips == 1 else 's'}")
     if r.scoring == "forfeit":
-        parts.append(f"{p.tokens} {r.token_name}")
+        parts.append(counted(p.tokens, r.token_name))
     return " · ".join(parts)
+
+
+def counted(n: int, plural: str) -> str:
+    """``n`` of a thing named in the plural, in the singular for one.
+
+    >>> counted(1, "items"), counted(0, "items"), counted(2, "tokens"), counted(1, "fish")
+    ('1 item', '0 items', '2 tokens', '1 fish')
+    """
+    if n == 1 and plural.endswith("s") and not plural.endswith("ss"):
+        return f"1 {plural[:-1]}"
+    return f"{n} {plural}"
 
 
 def status_words(view: SeatView, p: PlayerView) -> list[str]:
