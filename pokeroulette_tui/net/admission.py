@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.identity import Account, HelloGuard, peer_key
 from pokeroulette_tui.net.seats import RATES, Conn, HostConfig, Out, Player, Quiet
@@ -18,8 +19,8 @@ if TYPE_CHECKING:
 
 #: The answer to a connection that made way for a newer one before saying hello (made once:
 #: a crowd of sockets may cost many of them a second).
-_CROWDED = P.encode(P.error("too many connections are waiting to say hello; try again",
-                            fatal=True))
+_CROWDED = P.encode(M.Error("too many connections are waiting to say hello; try again",
+                            fatal=True).to_wire())
 
 log = logging.getLogger("pokeroulette.net")
 
@@ -53,7 +54,7 @@ class Admission:
         key = peer_key(peer)
         out = self._make_room(key)
         if out is None:
-            return [Out(cid, P.error("the server is full", fatal=True), close=True)]
+            return [Out(cid, M.Error("the server is full", fatal=True).to_wire(), close=True)]
         account = peer if isinstance(peer, Account) else None
         refusal = ""
         if self.config.access is not None:
@@ -103,8 +104,8 @@ class Admission:
         self._admitted(victim)
         if not victim.welcomed:
             return [Out(victim.cid, data=_CROWDED, close=True)]
-        return [Out(victim.cid, P.error("the server is full: making room for a player",
-                                        fatal=True), close=True)]
+        return [Out(victim.cid, M.Error("the server is full: making room for a player",
+                                        fatal=True).to_wire(), close=True)]
 
     def _allowed(self, conn: Conn, kind: str, now: float, burst: float, rate: float) -> bool:
         """Take one of ``conn``'s tokens for ``kind`` (a bucket of ``burst`` refilled at
@@ -149,10 +150,12 @@ class Admission:
                 log.info("closing connection %s: %s", conn.cid, text)
         elif isinstance(exc, Quiet):
             return []
-        return [Out(conn.cid, P.error(text, ref=ref, fatal=fatal), close=fatal)]
+        return [Out(conn.cid, M.Error(text, id=ref, fatal=fatal).to_wire(), close=fatal)]
 
     def _hello(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
-        h = P.check_hello(msg)
+        """The first line of a connection: it must be a good ``hello`` (else a fatal error)."""
+        h = M.Hello.parse(msg)
+        name = h.name
         if self.expired:
             raise P.ProtocolError("this table's lobby closed: the game never started",
                                   fatal=True)
@@ -162,18 +165,18 @@ class Admission:
                                   fatal=True)
         if conn.account is not None:  # the kernel said who this is: no password, no token
             conn.admin = conn.account.uid == self.config.owner_uid and not self.config.headless
-            h["name"] = conn.account.seat_name()
+            name = conn.account.seat_name()
         else:
-            conn.admin = bool(self.admin_token and h["admin"]
-                              and P.secret_matches(h["admin"], self.admin_token))
+            conn.admin = bool(self.admin_token and h.admin
+                              and P.secret_matches(h.admin, self.admin_token))
             if self.password_digest and not conn.admin and not self.password_check.matches(
-                    h["password"]):
+                    h.password):
                 self.guard.failed(conn.peer, now)
-                raise P.ProtocolError("wrong password" if h["password"] else
+                raise P.ProtocolError("wrong password" if h.password else
                                       "this table has a password (join with --password, "
                                       "--password-file FILE or POKEROULETTE_PASSWORD)", fatal=True)
-        conn.name = h["name"]
-        if h["spectate"]:
+        conn.name = name
+        if h.spectate:
             mine = conn.account.uid if conn.account is not None else None
             taken = next((p.name for p in self.players if P.same_name(p.name, conn.name)
                           and (mine is None or p.uid != mine)), None)  # (your own seat's ok)
@@ -187,15 +190,15 @@ class Admission:
             out = [Out(conn.cid, self._welcome(conn, None))]
             out += self._catch_up(conn, now)
             return out + self._notice(f"{conn.name} is watching") + self._lobby_all(but=conn)
-        player, token, replaced, existing = self._claim(conn, h["name"], h["token"])
+        player, token, replaced, existing = self._claim(conn, name, h.token)
         conn.player, conn.welcomed = player, True
         self._admitted(conn)
         out = []
         old = self.conns.get(replaced) if replaced is not None else None
         if old is not None:
             old.closing, old.player = True, None
-            out.append(Out(old.cid, P.error("replaced by a new connection for this seat",
-                                            fatal=True), close=True))
+            out.append(Out(old.cid, M.Error("replaced by a new connection for this seat",
+                                            fatal=True).to_wire(), close=True))
         out.append(Out(conn.cid, self._welcome(conn, token)))
         out += self._catch_up(conn, now)
         out += self._notice(f"{player.name} {'is back' if existing else 'joined'}")
@@ -203,14 +206,14 @@ class Admission:
         return out + self._maybe_autostart(now)
 
     def _welcome(self, conn: Conn, token: str | None) -> dict[str, Any]:
-        return {"type": "welcome", "version": P.VERSION, "name": conn.player.name if conn.player
-                else conn.name, "seat": self.seat_of(conn.player), "token": token,
-                "spectator": conn.spectator, "admin": conn.admin, "started": self.started,
-                "password": bool(self.password_digest),
-                "account": conn.account.login if conn.account is not None else None,
-                # a fixed shuffle (--seed, for tests): every deck is predictable
-                "seeded": self.config.seed is not None or bool(
-                    self.table is not None and self.table.state.seeded)}
+        return M.Welcome(
+            name=conn.player.name if conn.player else conn.name, seat=self.seat_of(conn.player),
+            token=token, spectator=conn.spectator, admin=conn.admin, started=self.started,
+            password=bool(self.password_digest),
+            account=conn.account.login if conn.account is not None else None,
+            # a fixed shuffle (--seed, for tests): every deck is predictable
+            seeded=self.config.seed is not None or bool(
+                self.table is not None and self.table.state.seeded)).to_wire()
 
     def _history_page(self, seat: int | None, end: int, count: int, *,
                       page: bool) -> dict[str, Any]:
@@ -219,15 +222,14 @@ class Admission:
         history = self.table.history
         start = max(0, end - count)
         hands = history[start:end]
-        return {"type": "history", "page": page, "more": start > 0,
-                "first": hands[0][0].hand_no if hands and hands[0] else None,
-                "hands": [[e.redacted_for(seat).to_dict() for e in hand] for hand in hands]}
+        return M.History(
+            page=page, more=start > 0, first=hands[0][0].hand_no if hands and hands[0] else None,
+            hands=[[e.redacted_for(seat).to_dict() for e in hand] for hand in hands]).to_wire()
 
-    def _on_history(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
-        """Older hands, a page at a time: ``before`` is the first hand number the client has."""
-        if self.table is None:
-            raise P.ProtocolError("the game has not started")
-        before = P.want_int(msg, "before", lo=0, hi=2**31)
+    def _on_history(self, conn: Conn, msg: M.HistoryRequest, now: float) -> list[Out]:
+        """Older hands, a page at a time: ``before`` is the first hand number the client has
+        (in a game: see TableHost._may_send)."""
+        before = msg.before
         history = self.table.history
         end = next((i for i, hand in enumerate(history) if hand and hand[0].hand_no >= before),
                    len(history))
@@ -238,7 +240,7 @@ class Admission:
         """Everything a (re)joining connection needs: lobby, recent chat, and in a game the
         history, the deck commitment, the openings so far and the current view."""
         out = [Out(conn.cid, self._lobby_msg(conn))]
-        out += [Out(conn.cid, m) for m in self.chat_log[-20:]]
+        out += [Out(conn.cid, line.to_wire()) for line in self.chat_log[-20:]]
         if not self.started:
             return out
         seat = self.seat_of(conn.player)

@@ -8,7 +8,8 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from pokeroulette_tui.engine.events import Event
-from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net import messages as M
+from pokeroulette_tui.net.protocol import ProtocolError
 from pokeroulette_tui.net.seats import Conn, HostConfig, Out, Player
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ class Broadcast:
     players: list[Player]
     table: NetTable | None
     driver: Driver | None
-    chat_log: list[dict[str, Any]]
+    chat_log: list[M.ChatLine]
     version: int
 
     def _live(self) -> list[Conn]:
@@ -36,7 +37,7 @@ class Broadcast:
 
     def _notice(self, text: str) -> list[Out]:
         log.info("%s", text)
-        msg = {"type": "notice", "text": text}
+        msg = M.Notice(text).to_wire()
         return [Out(c.cid, msg) for c in self._live()]
 
     def _broadcast(self, events: list[Event], now: float) -> list[Out]:
@@ -63,7 +64,7 @@ class Broadcast:
         if driver.next_deal() is not None:
             next_deal_in = round(max(0.0, driver.next_deal() - now), 3)
         return self._states.build(
-            state, seats, events, {"type": "state", "version": self.version},
+            state, seats, events, {"type": M.State.kind, "version": self.version},
             {"deadline_in": deadline_in, "next_deal_in": next_deal_in, "turn": state.to_act,
              "seats": self._seat_status()},
             self.committer, extra)
@@ -72,25 +73,18 @@ class Broadcast:
         """The game is over: the last word to a connection, which is then closed (a client
         waiting for more would wait for ever)."""
         conn.closing = True
-        return Out(conn.cid, {"type": "bye", "reason": "the game is over"}, close=True)
+        return Out(conn.cid, M.Bye("the game is over").to_wire(), close=True)
 
-    def _on_chat(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
-        raw = P.want_str(msg, "text", limit=4 * P.MAX_CHAT)
-        text = P.clean_text(raw, 4 * P.MAX_CHAT)
-        if len(text) > P.MAX_CHAT:
-            raise P.ProtocolError(f"chat messages are at most {P.MAX_CHAT} characters")
-        if not text:
-            raise P.ProtocolError("empty chat message")
+    def _on_chat(self, conn: Conn, msg: M.Chat, now: float) -> list[Out]:
+        """A chat line (cleaned and checked by :meth:`M.Chat.parse`), rate-limited here."""
         if not self._allowed(conn, "chat", now, self.config.chat_burst, self.config.chat_rate):
-            raise P.ProtocolError("slow down: too many chat messages")
+            raise ProtocolError("slow down: too many chat messages")
         name = conn.player.name if conn.player else conn.name
-        line = {"type": "chat", "seat": self.seat_of(conn.player), "name": name, "text": text,
-                "spectator": conn.spectator}
+        line = M.ChatLine(seat=self.seat_of(conn.player), name=name, text=msg.text,
+                          spectator=conn.spectator)
         self.chat_log = self.chat_log[-49:] + [line]
-        return [Out(c.cid, line) for c in self._live()]
+        wire = line.to_wire()
+        return [Out(c.cid, wire) for c in self._live()]
 
-    def _on_ping(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
-        reply: dict[str, Any] = {"type": "pong"}
-        if "id" in msg:
-            reply["id"] = P.want_int(msg, "id", lo=0, hi=2**53)
-        return [Out(conn.cid, reply)]
+    def _on_ping(self, conn: Conn, msg: M.Ping, now: float) -> list[Out]:
+        return [Out(conn.cid, M.Pong(msg.id).to_wire())]

@@ -13,12 +13,13 @@ import asyncio
 import contextlib
 import ssl
 import logging
-from typing import Any, AsyncIterator, Callable
+from typing import Any, AsyncIterator, Callable, ClassVar
 
 from pokeroulette_tui.engine.actions import Action, IllegalAction, Leave
 from pokeroulette_tui.engine.events import Event, add_to_history
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.view import SeatView
+from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.commit import DeckVerifier, shown_cards
 from pokeroulette_tui.net.server import reap
@@ -143,7 +144,7 @@ class RemoteSession(Session):
             await asyncio.sleep(self.keepalive)
             if self.connected:
                 with contextlib.suppress(IllegalAction):
-                    await self._send({"type": "ping"})
+                    await self._send(M.Ping().to_wire())
 
     @property
     def address(self) -> str:
@@ -212,13 +213,10 @@ class RemoteSession(Session):
 
     async def _hello(self, reader: asyncio.StreamReader,
                      writer: asyncio.StreamWriter) -> dict[str, Any]:
-        hello: dict[str, Any] = {"type": "hello", "version": P.VERSION, "name": self.name,
-                                 "spectate": self.spectate, "client": "pokeroulette"}
-        for key in ("password", "token", "admin"):
-            if getattr(self, key):
-                hello[key] = getattr(self, key)
+        hello = M.Hello(name=self.name, spectate=self.spectate, password=self.password or "",
+                        token=self.token or "", admin=self.admin or "", client="pokeroulette")
         try:
-            writer.write(P.encode(hello))
+            writer.write(P.encode(hello.to_wire()))
             await writer.drain()
             while True:
                 line = await asyncio.wait_for(reader.readline(), self.connect_timeout)
@@ -228,9 +226,10 @@ class RemoteSession(Session):
                         " (if the table uses TLS, as tables do unless hosted with --no-tls, "
                         "join without --no-tls)"))
                 msg = P.decode(line)
-                if msg["type"] == "error":
-                    raise ConnectError(str(msg.get("message", "refused")))
-                if msg["type"] == "welcome":
+                if msg["type"] == M.Error.kind:
+                    raise ConnectError(M.Error.parse(msg).message)
+                if msg["type"] == M.Welcome.kind:
+                    welcome = M.Welcome.parse(msg)
                     break
         except ConnectError:
             writer.close()
@@ -240,15 +239,15 @@ class RemoteSession(Session):
             raise ConnectError(f"the server did not answer properly ({exc.__class__.__name__})") from None
         self._reader, self._writer = reader, writer
         self.connected = True
-        self.welcome = msg
-        self.seat = msg.get("seat") if isinstance(msg.get("seat"), int) else None
+        self.welcome = msg  # (as sent: the screens read it)
+        self.seat = welcome.seat
         self.local_seats = () if self.seat is None else (self.seat,)
-        if msg.get("token"):
-            self.token = str(msg["token"])
+        if welcome.token:
+            self.token = welcome.token
             if self.on_token is not None:
                 self.on_token(self.token)
-        if msg.get("name"):
-            self.name = str(msg["name"])
+        if welcome.name:
+            self.name = welcome.name
         return msg
 
     # -- reading ------------------------------------------------------------------------
@@ -327,76 +326,98 @@ class RemoteSession(Session):
         if self.game_started:
             self._updates.put_nowait(Update(note=text))
         else:
-            self._lobby_q.put_nowait({"type": "notice", "text": text})
+            self._lobby_q.put_nowait(M.Notice(text).to_wire())
 
     def _handle(self, msg: dict[str, Any]) -> bool:
-        """Apply one server message; False when the server is closing the connection."""
-        kind = msg["type"]
-        if kind == "state":
-            self._on_state(msg)
-        elif kind == "commit":
-            for problem in self.verifier.on_commit(msg):
-                self._note("⚠ " + problem)
-        elif kind == "lobby":
-            self.lobby = msg
-            self.rules = RuleSet.from_dict(msg["rules"])
-            self.rules_wire = msg["rules"]
-            if isinstance(msg.get("you"), int) or msg.get("you") is None and self.spectate:
-                self.seat = msg.get("you")
-                self.local_seats = () if self.seat is None else (self.seat,)
-            self._lobby_q.put_nowait(msg)
-        elif kind == "history":
-            hands = [[Event.from_dict(e) for e in hand] for hand in msg["hands"]]
-            if msg.get("page"):  # older hands, asked for: before what we have
-                hands = hands + self._history
-            self._history = hands[-HISTORY_HANDS:]
-            self.history_more = bool(msg.get("more")) and len(hands) <= HISTORY_HANDS
-            if msg.get("page") and self._page is not None and not self._page.done():
-                self._page.set_result(None)
-        elif kind == "chat":
-            self.chat_lines = self.chat_lines[-199:] + [msg]
-            who = str(msg.get("name", "?")) + (" (watching)" if msg.get("spectator") else "")
-            if self.game_started:
-                self._updates.put_nowait(Update(note=f"{who}: {msg.get('text', '')}"))
-            else:
-                self._lobby_q.put_nowait(msg)
-        elif kind == "notice":
-            self._note(str(msg.get("text", "")))
-        elif kind == "ack":
-            fut = self._pending.pop(msg.get("id"), None)
-            if fut is not None and not fut.done():
-                fut.set_result(msg)
-        elif kind == "error":
-            fut = self._pending.pop(msg.get("id"), None) if "id" in msg else None
-            if fut is not None and not fut.done():
-                fut.set_exception(IllegalAction(str(msg.get("message", "refused"))))
-            else:
-                self._note("Server: " + str(msg.get("message", "")))
-            if msg.get("fatal"):
-                return False
-        elif kind == "bye":
-            return False
+        """Apply one server message; False when the server is closing the connection. Types
+        this client does not know are ignored (later additions); a known one with bad fields
+        is logged and skipped (a bad deck commitment is the deck check's to report)."""
+        kind = M.SERVER.get(msg["type"])
+        if kind is None:
+            return True
+        try:
+            m = kind.parse(msg)
+        except P.ProtocolError as exc:
+            if kind is M.Commit:
+                return self._on_commit(None, msg)
+            log.warning("bad %s message from the server: %s", msg["type"], exc.message)
+            return True
+        handler = self._handlers.get(kind)
+        return True if handler is None else handler(self, m, msg)
+
+    def _on_commit(self, m: M.Commit | None, msg: dict[str, Any]) -> bool:
+        """The deck check reads the message as sent (and warns about a bad one)."""
+        for problem in self.verifier.on_commit(msg):
+            self._note("⚠ " + problem)
         return True
 
-    def _on_state(self, msg: dict[str, Any]) -> None:
-        data = msg["view"]
+    def _on_notice(self, m: M.Notice, msg: dict[str, Any]) -> bool:
+        self._note(m.text)
+        return True
+
+    def _on_bye(self, m: M.Bye, msg: dict[str, Any]) -> bool:
+        return False
+
+    def _on_lobby(self, m: M.Lobby, msg: dict[str, Any]) -> bool:
+        self.lobby = msg  # (as sent: the lobby screen reads it)
+        self.rules = RuleSet.from_dict(m.rules)
+        self.rules_wire = m.rules
+        if m.you is not None or self.spectate:
+            self.seat = m.you
+            self.local_seats = () if self.seat is None else (self.seat,)
+        self._lobby_q.put_nowait(msg)
+        return True
+
+    def _on_history(self, m: M.History, msg: dict[str, Any]) -> bool:
+        hands = [[Event.from_dict(e) for e in hand] for hand in m.hands]
+        if m.page:  # older hands, asked for: before what we have
+            hands = hands + self._history
+        self._history = hands[-HISTORY_HANDS:]
+        self.history_more = m.more and len(hands) <= HISTORY_HANDS
+        if m.page and self._page is not None and not self._page.done():
+            self._page.set_result(None)
+        return True
+
+    def _on_chat(self, m: M.ChatLine, msg: dict[str, Any]) -> bool:
+        self.chat_lines = self.chat_lines[-199:] + [msg]
+        if self.game_started:
+            who = m.name + (" (watching)" if m.spectator else "")
+            self._updates.put_nowait(Update(note=f"{who}: {m.text}"))
+        else:
+            self._lobby_q.put_nowait(msg)
+        return True
+
+    def _on_ack(self, m: M.Ack, msg: dict[str, Any]) -> bool:
+        fut = self._pending.pop(m.id, None)
+        if fut is not None and not fut.done():
+            fut.set_result(msg)
+        return True
+
+    def _on_error(self, m: M.Error, msg: dict[str, Any]) -> bool:
+        fut = self._pending.pop(m.id, None) if m.id is not None else None
+        if fut is not None and not fut.done():
+            fut.set_exception(IllegalAction(m.message))
+        else:
+            self._note("Server: " + m.message)
+        return not m.fatal
+
+    def _on_state(self, m: M.State, msg: dict[str, Any]) -> bool:
+        data = m.view
         if "rules" not in data:  # the lobby message carries the rules (PROTOCOL.md §4)
             data = {**data, "rules": self.rules_wire}
         view = SeatView.from_dict(data)
-        events = tuple(Event.from_dict(e) for e in msg.get("events", ()))
-        problems = self.verifier.on_state(view, events, msg.get("reveals", []))
+        events = tuple(Event.from_dict(e) for e in m.events)
+        problems = self.verifier.on_state(view, events, m.reveals)
         if problems:  # said in the log too, for the rest of the game
             events += tuple(Event("deck_check", "⚠ deck check: " + p, hand_no=view.hand_no)
                             for p in problems)
         self._view = view
-        self.version = int(msg.get("version", self.version))
-        self.seats = list(msg.get("seats") or [])
+        self.version = m.version
+        self.seats = list(m.seats)
         self.rules = view.rules
         loop = asyncio.get_running_loop()
-        d = msg.get("deadline_in")
-        self.deadline = loop.time() + float(d) if isinstance(d, (int, float)) else None
-        n = msg.get("next_deal_in")
-        self.next_deal = loop.time() + float(n) if isinstance(n, (int, float)) else None
+        self.deadline = None if m.deadline_in is None else loop.time() + m.deadline_in
+        self.next_deal = None if m.next_deal_in is None else loop.time() + m.next_deal_in
         add_to_history(self._history, events)
         del self._history[:-HISTORY_HANDS]  # a long game (or a spectator) stays bounded
         shown = shown_cards(view)
@@ -414,6 +435,15 @@ class RemoteSession(Session):
         self._updates.put_nowait(Update(events=events, note="\n".join(notes),
                                         deadline=self.deadline,
                                         result=view.result if over else None))
+        return True
+
+    #: What each server message does here, by class (welcome and pong need nothing): a
+    #: handler gets the parsed message and the one as sent, and says whether to go on.
+    _handlers: ClassVar[dict[type, Callable[..., bool]]] = {
+        M.State: _on_state, M.Commit: _on_commit, M.Lobby: _on_lobby, M.History: _on_history,
+        M.ChatLine: _on_chat, M.Notice: _on_notice, M.Ack: _on_ack, M.Error: _on_error,
+        M.Bye: _on_bye,
+    }
 
     # -- sending --------------------------------------------------------------------------
     async def _send(self, msg: dict[str, Any]) -> None:
@@ -426,19 +456,19 @@ class RemoteSession(Session):
             except (ConnectionError, OSError):
                 raise IllegalAction("the connection to the table was lost") from None
 
-    async def request(self, msg: dict[str, Any]) -> dict[str, Any]:
-        """Send a message with a fresh id and wait for the server's ack (or its error)."""
+    async def request(self, make: Callable[[int], M.Act]) -> dict[str, Any]:
+        """Send ``make(id)`` with a fresh id and wait for the server's ack (or its error)."""
         self._ids += 1
-        msg = {**msg, "id": self._ids}
+        ref = self._ids
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._pending[self._ids] = fut
+        self._pending[ref] = fut
         try:
-            await self._send(msg)
+            await self._send(make(ref).to_wire())
             return await asyncio.wait_for(fut, self.act_timeout)
         except asyncio.TimeoutError:
             raise IllegalAction("the table did not answer in time") from None
         finally:
-            self._pending.pop(msg["id"], None)
+            self._pending.pop(ref, None)
 
     # -- the Session interface ---------------------------------------------------------------
     def view(self, seat: int | None) -> SeatView:
@@ -456,8 +486,8 @@ class RemoteSession(Session):
         if isinstance(action, Leave):
             await self.leave()
             return
-        data = action.to_dict()
-        await self.request({"type": "act", "version": self.version, "action": data})
+        data, version = action.to_dict(), self.version
+        await self.request(lambda ref: M.Act(id=ref, version=version, action=data))
 
     async def updates(self) -> AsyncIterator[Update]:
         while True:
@@ -478,7 +508,7 @@ class RemoteSession(Session):
         if first is None or not self.history_more:
             return
         self._page = asyncio.get_running_loop().create_future()
-        await self._send({"type": "history", "before": first})
+        await self._send(M.HistoryRequest(before=first).to_wire())
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(asyncio.shield(self._page), timeout)
 
@@ -511,34 +541,31 @@ class RemoteSession(Session):
         await self._started.wait()
 
     async def set_ready(self, ready: bool = True) -> None:
-        await self._send({"type": "ready", "ready": ready})
+        await self._send(M.Ready(ready).to_wire())
 
     async def chat(self, text: str) -> None:
-        await self._send({"type": "chat", "text": text})
+        await self._send(M.Chat(text).to_wire())
 
     async def start_game(self) -> None:
-        await self._send({"type": "start"})
+        await self._send(M.Start().to_wire())
 
     async def set_bots(self, count: int, level: str | None = None) -> None:
-        msg: dict[str, Any] = {"type": "bots", "count": count}
-        if level:
-            msg["level"] = level
-        await self._send(msg)
+        await self._send(M.Bots(count, level or None).to_wire())
 
     async def back(self) -> None:
         """Tell the table you are back after timing out (the timer stops playing for you)."""
-        await self._send({"type": "back"})
+        await self._send(M.Back().to_wire())
 
     async def leave(self) -> None:
         """Leave the table for good (the seat folds and is out); then disconnect."""
         self._left = True
         with contextlib.suppress(IllegalAction):
-            await self._send({"type": "leave"})
+            await self._send(M.Leave().to_wire())
         await self.close()
 
     async def kick(self, seat: int) -> None:
         """Lobby only, for the table's leader: take a seat back from someone (or a bot)."""
-        await self._send({"type": "kick", "seat": seat})
+        await self._send(M.Kick(seat).to_wire())
 
     @property
     def is_host(self) -> bool:

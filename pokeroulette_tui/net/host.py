@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from pokeroulette_tui.driver import BotJob, Driver, Pace
 from pokeroulette_tui.engine.save import SaveError
+from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.admission import Admission
 from pokeroulette_tui.net.broadcast import Broadcast
@@ -47,7 +48,7 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         self.players: list[Player] = []
         self.table: NetTable | None = None
         self.committer = DeckCommitter(nonce_source)
-        self.chat_log: list[dict[str, Any]] = []
+        self.chat_log: list[M.ChatLine] = []
         self.version = 0
         self.driver: Driver | None = None  # runs the table once the game starts
         self.next_wakeup: float | None = None
@@ -197,18 +198,20 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
             return []  # blank lines keep a connection alive
         if conn.refused:
             conn.closing = True
-            return [Out(cid, P.error(conn.refused, fatal=True), close=True)]
+            return [Out(cid, M.Error(conn.refused, fatal=True).to_wire(), close=True)]
         msg = None
         try:
             msg = P.decode(line)
             if not conn.welcomed:
                 return self._saved(self._hello(conn, msg, now))
-            handler = self._handlers.get(msg["type"])
-            if handler is None:
-                raise P.ProtocolError(f"unknown message type {msg['type'][:32]!r}")
-            if msg["type"] != "chat":  # (chat is limited once it is known to be a chat line)
-                self._limit(conn, msg["type"], now)
-            return self._saved(handler(self, conn, msg, now))
+            kind = msg["type"]
+            handler = self._handlers.get(kind)
+            if handler is None:  # (a second hello, too)
+                raise P.ProtocolError(f"unknown message type {kind[:32]!r}")
+            if kind != M.Chat.kind:  # (chat is limited once it is known to be a chat line)
+                self._limit(conn, kind, now)
+            self._may_send(conn, kind)
+            return self._saved(handler(self, conn, M.CLIENT[kind].parse(msg), now))
         except P.ProtocolError as exc:
             if not conn.welcomed:  # the first line must be a good hello: else error and close
                 exc.fatal = True
@@ -233,12 +236,29 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
                              f"(the turn timer plays for them)")] if not self._left(seat) else []
         return out + self._lobby_all()
 
+    def _may_send(self, conn: Conn, kind: str) -> None:
+        """Refuse a lobby message that this connection may not send now, before its fields
+        are read (a ``ready`` during the game is refused as such, whatever it says)."""
+        if kind == M.Ready.kind:
+            self._may_ready(conn)
+        elif kind in _LEADS:
+            self._may_lead(conn, _LEADS[kind])
+        elif kind == M.HistoryRequest.kind and self.table is None:
+            raise P.ProtocolError("the game has not started")
+
+    #: What a welcomed connection may send, by wire name: each handler gets the message
+    #: parsed into its class (:mod:`~pokeroulette_tui.net.messages`), its fields checked.
     _handlers: dict[str, Callable[..., list[Out]]] = {
-        "ready": Lobby._on_ready, "chat": Broadcast._on_chat, "act": Turns._on_act,
-        "start": Lobby._on_start, "bots": Lobby._on_bots, "kick": Lobby._on_kick,
-        "back": Turns._on_back, "history": Admission._on_history,
-        "leave": Turns._on_leave, "ping": Broadcast._on_ping,
+        M.Ready.kind: Lobby._on_ready, M.Chat.kind: Broadcast._on_chat, M.Act.kind: Turns._on_act,
+        M.Start.kind: Lobby._on_start, M.Bots.kind: Lobby._on_bots, M.Kick.kind: Lobby._on_kick,
+        M.Back.kind: Turns._on_back, M.HistoryRequest.kind: Admission._on_history,
+        M.Leave.kind: Turns._on_leave, M.Ping.kind: Broadcast._on_ping,
     }
+
+
+#: The messages only the lobby's leader may send, and what they do.
+_LEADS = {M.Bots.kind: "seats bots", M.Kick.kind: "removes players",
+          M.Start.kind: "starts the game"}
 
 
 def _ref(msg: Any) -> int | None:

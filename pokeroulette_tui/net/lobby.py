@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from pokeroulette_tui.bots import LEVELS
 from pokeroulette_tui.engine.rules import describe_rules
+from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.nettable import NetTable
 from pokeroulette_tui.net.seats import Conn, HostConfig, Out, Player
@@ -74,20 +75,20 @@ class Lobby:
             raise P.ProtocolError("the game has already started")
 
     def _lobby_msg(self, conn: Conn) -> dict[str, Any]:
-        seats = []
-        for i, p in enumerate(self.players):
-            seats.append({"seat": i, "name": p.name, "bot": p.bot, "ready": p.ready or p.bot is not None,
-                          "connected": p.cid is not None or p.bot is not None, "host": p.host,
-                          "away": self.away(i), "left": self.started and self._left(i)})
-        return {"type": "lobby", "started": self.started, "you": self.seat_of(conn.player),
-                "seats": seats, "spectators": sum(c.spectator for c in self.conns.values()),
-                "rules": self._rules_wire()[0], "rules_text": self._rules_wire()[1],
-                "min_players": self.rules.min_players, "max_players": self.rules.max_players,
-                "turn_timeout": self.config.turn_timeout, "headless": self.config.headless,
-                "bot_level": self.config.bot_level, "start_problem": self.start_problem(),
-                "leader": self.seat_of(self.leader()),
-                "starts_in": None if self.start_at is None
-                else round(max(0.0, self.start_at - self.clock), 3)}
+        seats = [M.LobbySeat(seat=i, name=p.name, bot=p.bot, ready=p.ready or p.bot is not None,
+                             connected=p.cid is not None or p.bot is not None, host=p.host,
+                             away=self.away(i), left=self.started and self._left(i))
+                 for i, p in enumerate(self.players)]
+        rules, rules_text = self._rules_wire()
+        return M.Lobby(
+            started=self.started, you=self.seat_of(conn.player), seats=seats,
+            spectators=sum(c.spectator for c in self.conns.values()), rules=rules,
+            rules_text=rules_text, min_players=self.rules.min_players,
+            max_players=self.rules.max_players, turn_timeout=self.config.turn_timeout,
+            headless=self.config.headless, bot_level=self.config.bot_level,
+            start_problem=self.start_problem(), leader=self.seat_of(self.leader()),
+            starts_in=None if self.start_at is None
+            else round(max(0.0, self.start_at - self.clock), 3)).to_wire()
 
     def _rules_wire(self) -> tuple[dict[str, Any], list[str]]:
         """The rules as the lobby sends them, made once per rule set (shared: never mutate)."""
@@ -117,28 +118,31 @@ class Lobby:
             return []
         return self._lobby_all()
 
-    def _on_ready(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+    # The lobby's messages. Who may send them (:meth:`_may_ready`, :meth:`_may_lead`) is
+    # checked by TableHost._may_send before their fields are read.
+
+    def _may_ready(self, conn: Conn) -> None:
         if self.started:
             raise P.ProtocolError("the game has already started")
         if conn.player is None:
             raise P.ProtocolError("spectators are always ready")
-        conn.player.ready = P.want_bool(msg, "ready", True)
+
+    def _on_ready(self, conn: Conn, msg: M.Ready, now: float) -> list[Out]:
+        conn.player.ready = msg.ready
         return self._lobby_all() + self._maybe_autostart(now)
 
-    def _on_bots(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
-        self._may_lead(conn, "seats bots")
-        count = P.want_int(msg, "count", lo=0, hi=self.rules.max_players)
-        level = P.want_str(msg, "level", limit=20, default=self.config.bot_level)
+    def _on_bots(self, conn: Conn, msg: M.Bots, now: float) -> list[Out]:
+        count = P.in_range("count", msg.count, lo=0, hi=self.rules.max_players)
+        level = self.config.bot_level if msg.level is None else msg.level
         if level not in LEVELS:
             raise P.ProtocolError(f"unknown bot level {level!r} (choose {', '.join(LEVELS)})")
         self.config.bot_level = level
         self._set_bots(count, level)
         return self._lobby_all() + self._maybe_autostart(now)
 
-    def _on_kick(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+    def _on_kick(self, conn: Conn, msg: M.Kick, now: float) -> list[Out]:
         """The leader takes a seat back from someone (or a bot) before the game starts."""
-        self._may_lead(conn, "removes players")
-        seat = P.want_int(msg, "seat", lo=0, hi=len(self.players) - 1)
+        seat = P.in_range("seat", msg.seat, lo=0, hi=len(self.players) - 1)
         player = self.players[seat]
         if player is conn.player or player.host:
             raise P.ProtocolError("you cannot remove yourself or the host; leave instead")
@@ -148,13 +152,12 @@ class Lobby:
         if gone is not None:
             gone.closing, gone.player = True, None
             by = conn.player.name if conn.player is not None else "the host"
-            out.append(Out(gone.cid, P.error(f"{by} removed you from the table", fatal=True),
-                           close=True))
+            out.append(Out(gone.cid, M.Error(f"{by} removed you from the table",
+                                             fatal=True).to_wire(), close=True))
         return out + self._notice(f"{player.name} was removed from the table") \
             + self._lobby_all() + self._maybe_autostart(now)
 
-    def _on_start(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
-        self._may_lead(conn, "starts the game")
+    def _on_start(self, conn: Conn, msg: M.Start, now: float) -> list[Out]:
         problem = self.start_problem()
         if problem:
             raise P.ProtocolError(f"cannot start: {problem}")
@@ -194,11 +197,11 @@ class Lobby:
         self.expired = True
         why = (f"the lobby closed: the game did not start within "
                f"{cfg.lobby_timeout / 60:g} minutes")
-        out = []
+        out, closed = [], M.Error(why, fatal=True).to_wire()
         for c in self.conns.values():
             if not c.closing:
                 c.closing = True
-                out.append(Out(c.cid, P.error(why, fatal=True), close=True))
+                out.append(Out(c.cid, closed, close=True))
         log.info("%s", why)
         return out
 

@@ -35,6 +35,7 @@ MAX_TOKEN = 128
 MAX_AMOUNT = 10**12
 """Amounts beyond this are refused before they reach the engine."""
 
+# The message kinds (their classes are in net/messages.py, whose tests hold these equal)
 CLIENT_TYPES = ("hello", "ready", "chat", "act", "start", "bots", "kick", "back", "leave",
                 "ping", "history")
 SERVER_TYPES = ("welcome", "error", "lobby", "commit", "state", "history", "chat", "notice",
@@ -295,7 +296,11 @@ def token_matches(given: Any, digest: str) -> bool:
 # -- field checks ----------------------------------------------------------------------
 
 def want_int(msg: dict[str, Any], key: str, *, lo: int, hi: int, default: int | None = None) -> int:
-    value = msg.get(key, default)
+    return in_range(key, msg.get(key, default), lo=lo, hi=hi)
+
+
+def in_range(key: str, value: Any, *, lo: int, hi: int) -> int:
+    """``value`` (field ``key``) as a whole number from ``lo`` to ``hi``, else ProtocolError."""
     if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
         raise ProtocolError(f'"{key}" must be a whole number from {lo} to {hi}')
     return value
@@ -353,6 +358,8 @@ def check_amounts(action: dict[str, Any]) -> None:
 
 
 def error(message: str, *, ref: int | None = None, fatal: bool = False) -> dict[str, Any]:
+    """An ``error`` message as JSON: ``Error(message, id=ref, fatal=fatal).to_wire()`` of
+    :mod:`~pokeroulette_tui.net.messages` (which builds on this module, so it is made here)."""
     msg: dict[str, Any] = {"type": "error", "message": message}
     if ref is not None:
         msg["id"] = ref

@@ -5,7 +5,7 @@ table's own steps (dealer, bots, the turn timer) from the driver.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pokeroulette_tui.driver import BotJob
 from pokeroulette_tui.engine.actions import (
@@ -17,6 +17,7 @@ from pokeroulette_tui.engine.actions import (
     action_from_dict,
 )
 from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.seats import Conn, HostConfig, Out, Player
 
@@ -43,8 +44,8 @@ class Turns:
     waiting: dict[int, Conn]
     _idle_check: float
 
-    def _on_act(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
-        ref = P.want_int(msg, "id", lo=0, hi=2**53)
+    def _on_act(self, conn: Conn, msg: M.Act, now: float) -> list[Out]:
+        ref = msg.id
         if ref <= conn.last_id:
             raise P.ProtocolError("this request id was used already (replayed action ignored)")
         conn.last_id = ref
@@ -53,11 +54,7 @@ class Turns:
         seat = self.seat_of(conn.player)
         if seat is None:
             raise P.ProtocolError("spectators cannot act")
-        version = P.want_int(msg, "version", lo=0, hi=2**53)
-        raw = msg.get("action")
-        if not isinstance(raw, dict):
-            raise P.ProtocolError('"action" must be an object')
-        P.check_amounts(raw)
+        version, raw = msg.version, msg.action
         if raw.get("seat", seat) != seat:
             raise P.ProtocolError("you can only act for your own seat")
         try:
@@ -80,22 +77,22 @@ class Turns:
         out = self._apply(events, action, now)
         if was_away:
             out += self._notice(f"{conn.player.name} is back") + self._lobby_all()
-        return out + [Out(conn.cid, {"type": "ack", "id": ref, "version": self.version})]
+        return out + [Out(conn.cid, M.Ack(id=ref, version=self.version).to_wire())]
 
-    def _on_back(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+    def _on_back(self, conn: Conn, msg: M.Back, now: float) -> list[Out]:
         seat = self.seat_of(conn.player)
         if seat is None or not self.started or not self.away(seat):
-            return [Out(conn.cid, {"type": "notice", "text": "you are not away"})]
+            return [Out(conn.cid, M.Notice("you are not away").to_wire())]
         self.table.state.timeouts[seat] = 0
         self.driver.rearm(now)  # a full turn again
         self._wake_for_timer()
         return self._notice(f"{conn.player.name} is back") + self._lobby_all()
 
-    def _on_leave(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
+    def _on_leave(self, conn: Conn, msg: M.Leave | M.Act, now: float) -> list[Out]:
         player = conn.player
         conn.closing = True
         conn.player = None
-        out = [Out(conn.cid, {"type": "bye", "reason": "you left the table"}, close=True)]
+        out = [Out(conn.cid, M.Bye("you left the table").to_wire(), close=True)]
         if player is None:
             return out
         player.cid = None
@@ -174,16 +171,16 @@ class Turns:
                 break
             c.closing = True
             self._admitted(c)
-            out.append(Out(c.cid, P.error(f"no hello within {cfg.hello_timeout:g} seconds",
-                                          fatal=True), close=True))
+            out.append(Out(c.cid, M.Error(f"no hello within {cfg.hello_timeout:g} seconds",
+                                          fatal=True).to_wire(), close=True))
         if cfg.spectator_idle > 0 and now >= self._idle_check:
             self._idle_check = now + min(1.0, cfg.spectator_idle / 4)
             for c in self.conns.values():
                 if c.spectator and not c.closing and now >= c.heard + cfg.spectator_idle:
                     c.closing = True
-                    out.append(Out(c.cid, P.error(
+                    out.append(Out(c.cid, M.Error(
                         f"closed after {cfg.spectator_idle:g} seconds without a word",
-                        fatal=True), close=True))
+                        fatal=True).to_wire(), close=True))
             if any(c.spectator for c in self.conns.values()):
                 self._wake(self._idle_check)
         return out

@@ -1,0 +1,617 @@
+"""Every network message as a typed, frozen dataclass: the reference for their shapes.
+
+One class per message kind and direction (docs/PROTOCOL.md §2–§4). Each has its wire name as
+the class attribute ``kind``, ``to_wire()`` giving the JSON object sent today (same keys, same
+order, optional fields left out as before) and ``parse(msg)`` checking a decoded object's
+fields: wrong types and limits raise :class:`~pokeroulette_tui.net.protocol.ProtocolError`
+with the words the host has always used. :func:`parse_client` and :func:`parse_server` pick the
+class by the ``type`` field.
+
+Fields that carry nested data the engine reads itself (a view, events, the rules, the deck
+commitments) stay plain JSON values here: the engine's own ``from_dict`` checks them. The
+``state`` message is built as bytes by :mod:`pokeroulette_tui.net.wire` on the host (one
+public part for everyone); :class:`State` is for reading it.
+
+Senders: the host builds its messages with these classes (``Notice(text).to_wire()``), the
+client its requests; neither writes a message dict by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net.protocol import ProtocolError
+
+_BIG = 2**53
+"""Ids and versions: whole JSON numbers any client can hold exactly."""
+MAX_SEATS = 10
+"""The most seats a rule set allows (``RuleSet.max_players`` is at most this)."""
+
+
+# -- field checks for what the host sends (the client's side) --------------------------------
+
+_MISSING: Any = object()
+
+
+def _int(msg: dict[str, Any], key: str, default: Any = _MISSING) -> int:
+    value = msg.get(key, default)
+    if type(value) is not int:  # (not a bool, not 2.0)
+        raise ProtocolError(f'"{key}" must be a whole number')
+    return value
+
+
+def _opt_int(msg: dict[str, Any], key: str) -> int | None:
+    value = msg.get(key)
+    if value is not None and type(value) is not int:
+        raise ProtocolError(f'"{key}" must be a whole number or null')
+    return value
+
+
+def _num(msg: dict[str, Any], key: str) -> float | None:
+    value = msg.get(key)
+    if value is None:
+        return None
+    if type(value) not in (int, float):
+        raise ProtocolError(f'"{key}" must be a number or null')
+    return value
+
+
+def _bool(msg: dict[str, Any], key: str, default: bool | None = None) -> bool:
+    value = msg.get(key, default)
+    if type(value) is not bool:
+        raise ProtocolError(f'"{key}" must be true or false')
+    return value
+
+
+def _str(msg: dict[str, Any], key: str, *, none: bool = False) -> Any:
+    value = msg.get(key)
+    if value is None and none:
+        return None
+    if type(value) is not str:
+        raise ProtocolError(f'"{key}" must be text' + (" or null" if none else ""))
+    return value
+
+
+def _list(msg: dict[str, Any], key: str, item: type, default: Any = _MISSING) -> list[Any]:
+    """A list whose items are all of type ``item`` (dict, list or str)."""
+    value = msg.get(key, default)
+    if type(value) is not list or not all(type(x) is item for x in value):
+        what = {dict: "objects", list: "lists", str: "texts"}[item]
+        raise ProtocolError(f'"{key}" must be a list of {what}')
+    return value
+
+
+def _dict(msg: dict[str, Any], key: str) -> dict[str, Any]:
+    value = msg.get(key)
+    if type(value) is not dict:
+        raise ProtocolError(f'"{key}" must be an object')
+    return value
+
+
+# -- server to client -------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The answer to a good ``hello`` (§2)."""
+
+    kind: ClassVar[str] = "welcome"
+    name: str
+    seat: int | None
+    token: str | None
+    spectator: bool
+    admin: bool
+    started: bool
+    password: bool
+    account: str | None = None
+    seeded: bool = False
+    version: int = P.VERSION
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "welcome", "version": self.version, "name": self.name, "seat": self.seat,
+                "token": self.token, "spectator": self.spectator, "admin": self.admin,
+                "started": self.started, "password": self.password, "account": self.account,
+                "seeded": self.seeded}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Welcome:
+        return cls(version=_int(msg, "version"), name=_str(msg, "name"),
+                   seat=_opt_int(msg, "seat"), token=_str(msg, "token", none=True),
+                   spectator=_bool(msg, "spectator"), admin=_bool(msg, "admin"),
+                   started=_bool(msg, "started"), password=_bool(msg, "password"),
+                   account=_str(msg, "account", none=True),
+                   seeded=_bool(msg, "seeded", False))
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """A refusal (§3): ``id`` answers an ``act``; ``fatal``: the connection is closed."""
+
+    kind: ClassVar[str] = "error"
+    message: str
+    id: int | None = None
+    fatal: bool = False
+
+    def to_wire(self) -> dict[str, Any]:
+        return P.error(self.message, ref=self.id, fatal=self.fatal)
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Error:
+        return cls(message=_str(msg, "message"), id=_opt_int(msg, "id"),
+                   fatal=_bool(msg, "fatal", False))
+
+
+@dataclass(frozen=True, slots=True)
+class LobbySeat:
+    """One seat of a ``lobby`` message."""
+
+    seat: int
+    name: str
+    bot: str | None
+    ready: bool
+    connected: bool
+    host: bool
+    away: bool
+    left: bool
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"seat": self.seat, "name": self.name, "bot": self.bot, "ready": self.ready,
+                "connected": self.connected, "host": self.host, "away": self.away,
+                "left": self.left}
+
+    @classmethod
+    def parse(cls, d: dict[str, Any]) -> LobbySeat:
+        return cls(seat=_int(d, "seat"), name=_str(d, "name"), bot=_str(d, "bot", none=True),
+                   ready=_bool(d, "ready"), connected=_bool(d, "connected"),
+                   host=_bool(d, "host"), away=_bool(d, "away"), left=_bool(d, "left"))
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby:
+    """The seats and the table agreement (§4). ``rules`` is ``RuleSet.to_dict()`` (shared
+    with the host's cache: never mutate it)."""
+
+    kind: ClassVar[str] = "lobby"
+    started: bool
+    you: int | None
+    seats: list[LobbySeat]
+    spectators: int
+    rules: dict[str, Any]
+    rules_text: list[str]
+    min_players: int
+    max_players: int
+    turn_timeout: float
+    headless: bool
+    bot_level: str
+    start_problem: str
+    leader: int | None
+    starts_in: float | None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "lobby", "started": self.started, "you": self.you,
+                "seats": [s.to_wire() for s in self.seats], "spectators": self.spectators,
+                "rules": self.rules, "rules_text": self.rules_text,
+                "min_players": self.min_players, "max_players": self.max_players,
+                "turn_timeout": self.turn_timeout, "headless": self.headless,
+                "bot_level": self.bot_level, "start_problem": self.start_problem,
+                "leader": self.leader, "starts_in": self.starts_in}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Lobby:
+        timeout = _num(msg, "turn_timeout")
+        if timeout is None:
+            raise ProtocolError('"turn_timeout" must be a number')
+        return cls(started=_bool(msg, "started"), you=_opt_int(msg, "you"),
+                   seats=[LobbySeat.parse(s) for s in _list(msg, "seats", dict)],
+                   spectators=_int(msg, "spectators"), rules=_dict(msg, "rules"),
+                   rules_text=_list(msg, "rules_text", str),
+                   min_players=_int(msg, "min_players"), max_players=_int(msg, "max_players"),
+                   turn_timeout=timeout, headless=_bool(msg, "headless"),
+                   bot_level=_str(msg, "bot_level"), start_problem=_str(msg, "start_problem"),
+                   leader=_opt_int(msg, "leader"), starts_in=_num(msg, "starts_in"))
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """Deck commitments (§11). The host's are made by
+    :meth:`~pokeroulette_tui.net.commit.DeckCommitter.commit_message`; the client's
+    :class:`~pokeroulette_tui.net.commit.DeckVerifier` judges them (a bad one is a warning to
+    the player, not a message skipped: see ``RemoteSession._handle``)."""
+
+    kind: ClassVar[str] = "commit"
+    hand_no: int
+    algorithm: str
+    start: int
+    commitments: list[str]
+    decks: int | None = None   # the shoe's make-up: only with start 0
+    jokers: int | None = None
+    shoe: int | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "commit", "hand_no": self.hand_no,
+                               "algorithm": self.algorithm, "start": self.start,
+                               "commitments": self.commitments}
+        if self.decks is not None or self.jokers is not None or self.shoe is not None:
+            msg["decks"], msg["jokers"], msg["shoe"] = self.decks, self.jokers, self.shoe
+        return msg
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Commit:
+        return cls(hand_no=_int(msg, "hand_no"), algorithm=_str(msg, "algorithm"),
+                   start=_int(msg, "start", default=0),
+                   commitments=_list(msg, "commitments", str),
+                   decks=_opt_int(msg, "decks"), jokers=_opt_int(msg, "jokers"),
+                   shoe=_opt_int(msg, "shoe"))
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The table as a seat sees it (§4). The host never builds one of these: its state lines
+    are spliced as bytes by :mod:`pokeroulette_tui.net.wire` (same keys, same order).
+    ``view`` and ``events`` stay JSON: ``SeatView.from_dict`` and ``Event.from_dict`` read
+    them (the view with the lobby's rules added)."""
+
+    kind: ClassVar[str] = "state"
+    version: int
+    view: dict[str, Any]
+    events: list[dict[str, Any]] = field(default_factory=list)
+    reveals: list[list[Any]] = field(default_factory=list)
+    deadline_in: float | None = None
+    next_deal_in: float | None = None
+    turn: int | None = None
+    seats: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "state", "version": self.version, "view": self.view,
+                "events": self.events, "reveals": self.reveals, "deadline_in": self.deadline_in,
+                "next_deal_in": self.next_deal_in, "turn": self.turn, "seats": self.seats}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> State:
+        return cls(version=_int(msg, "version"), view=_dict(msg, "view"),
+                   events=_list(msg, "events", dict, []), reveals=_list(msg, "reveals", list, []),
+                   deadline_in=_num(msg, "deadline_in"), next_deal_in=_num(msg, "next_deal_in"),
+                   turn=_opt_int(msg, "turn"), seats=_list(msg, "seats", dict, []))
+
+
+@dataclass(frozen=True, slots=True)
+class History:
+    """Hands of events: on joining (``page`` false) or answering a request (``page``)."""
+
+    kind: ClassVar[str] = "history"
+    hands: list[list[dict[str, Any]]]
+    page: bool = False
+    more: bool = False
+    first: int | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "history", "page": self.page, "more": self.more, "first": self.first,
+                "hands": self.hands}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> History:
+        hands = _list(msg, "hands", list)
+        if not all(type(e) is dict for hand in hands for e in hand):
+            raise ProtocolError('"hands" must be lists of events')
+        return cls(hands=hands, page=_bool(msg, "page", False), more=_bool(msg, "more", False),
+                   first=_opt_int(msg, "first"))
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """A chat line to everyone (the server's ``chat``); ``seat`` is null for a spectator."""
+
+    kind: ClassVar[str] = "chat"
+    seat: int | None
+    name: str
+    text: str
+    spectator: bool
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "chat", "seat": self.seat, "name": self.name, "text": self.text,
+                "spectator": self.spectator}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> ChatLine:
+        return cls(seat=_opt_int(msg, "seat"), name=_str(msg, "name"),
+                   text=_str(msg, "text"), spectator=_bool(msg, "spectator", False))
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """News: joins, disconnects, timeouts, the game's end."""
+
+    kind: ClassVar[str] = "notice"
+    text: str
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "notice", "text": self.text}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Notice:
+        return cls(text=_str(msg, "text"))
+
+
+@dataclass(frozen=True, slots=True)
+class Ack:
+    """The ``act`` with this ``id`` was played; ``version`` is the table's new version."""
+
+    kind: ClassVar[str] = "ack"
+    id: int
+    version: int
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "ack", "id": self.id, "version": self.version}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Ack:
+        return cls(id=_int(msg, "id"), version=_int(msg, "version"))
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    """The answer to a ``ping`` (with its ``id``, if it had one)."""
+
+    kind: ClassVar[str] = "pong"
+    id: int | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "pong"} if self.id is None else {"type": "pong", "id": self.id}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Pong:
+        return cls(id=_opt_int(msg, "id"))
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    """The server closes this connection, saying why."""
+
+    kind: ClassVar[str] = "bye"
+    reason: str
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "bye", "reason": self.reason}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Bye:
+        return cls(reason=_str(msg, "reason"))
+
+
+# -- client to server ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The first line of a connection (§2). Parsing cleans the name; every refusal is fatal.
+    ``admin`` is the hosting player's own client's secret; ``client`` is informational."""
+
+    kind: ClassVar[str] = "hello"
+    name: str
+    spectate: bool = False
+    password: str = ""
+    token: str = ""
+    admin: str = ""
+    client: str = ""
+    version: int = P.VERSION
+
+    def to_wire(self) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "hello", "version": self.version, "name": self.name,
+                               "spectate": self.spectate}
+        if self.client:
+            msg["client"] = self.client
+        for key in ("password", "token", "admin"):
+            if getattr(self, key):
+                msg[key] = getattr(self, key)
+        return msg
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Hello:
+        h = P.check_hello(msg)
+        client = msg.get("client")  # (never refused: only a note about the program)
+        return cls(name=h["name"], spectate=h["spectate"], password=h["password"],
+                   token=h["token"], admin=h["admin"],
+                   client=client[:P.MAX_NAME * 4] if isinstance(client, str) else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """Lobby only: ready (or not) to start."""
+
+    kind: ClassVar[str] = "ready"
+    ready: bool = True
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "ready", "ready": self.ready}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Ready:
+        return cls(ready=P.want_bool(msg, "ready", True))
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """A chat line to send. Parsing cleans the text (§8) and refuses empty or long lines."""
+
+    kind: ClassVar[str] = "chat"
+    text: str
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "chat", "text": self.text}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Chat:
+        raw = P.want_str(msg, "text", limit=4 * P.MAX_CHAT)
+        text = P.clean_text(raw, 4 * P.MAX_CHAT)
+        if len(text) > P.MAX_CHAT:
+            raise ProtocolError(f"chat messages are at most {P.MAX_CHAT} characters")
+        if not text:
+            raise ProtocolError("empty chat message")
+        return cls(text=text)
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """An action for your seat (§5). ``action`` stays the action object as sent (numbers
+    checked against absurd amounts): the host fills in the seat and the engine reads it."""
+
+    kind: ClassVar[str] = "act"
+    id: int
+    version: int
+    action: dict[str, Any]
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "act", "version": self.version, "action": self.action, "id": self.id}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Act:
+        ref = P.want_int(msg, "id", lo=0, hi=_BIG)
+        version = P.want_int(msg, "version", lo=0, hi=_BIG)
+        action = msg.get("action")
+        if not isinstance(action, dict):
+            raise ProtocolError('"action" must be an object')
+        P.check_amounts(action)
+        return cls(id=ref, version=version, action=action)
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """The leader: deal the first hand now."""
+
+    kind: ClassVar[str] = "start"
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "start"}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Start:
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class Bots:
+    """The leader, lobby only: seat ``count`` bots of ``level`` (None: the table's level).
+    The host checks ``count`` against its rules' seats and ``level`` against the bot levels."""
+
+    kind: ClassVar[str] = "bots"
+    count: int
+    level: str | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        msg: dict[str, Any] = {"type": "bots", "count": self.count}
+        if self.level is not None:
+            msg["level"] = self.level
+        return msg
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Bots:
+        count = P.want_int(msg, "count", lo=0, hi=MAX_SEATS)
+        level = P.want_str(msg, "level", limit=20, default="") if "level" in msg else None
+        return cls(count=count, level=level)
+
+
+@dataclass(frozen=True, slots=True)
+class Kick:
+    """The leader, lobby only: take ``seat`` back (the host checks it is a seat)."""
+
+    kind: ClassVar[str] = "kick"
+    seat: int
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "kick", "seat": self.seat}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Kick:
+        return cls(seat=P.want_int(msg, "seat", lo=0, hi=MAX_SEATS - 1))
+
+
+@dataclass(frozen=True, slots=True)
+class Back:
+    """Back after timing out: full turns again."""
+
+    kind: ClassVar[str] = "back"
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "back"}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Back:
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Leave the table for good."""
+
+    kind: ClassVar[str] = "leave"
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "leave"}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Leave:
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    """Keep-alive; answered by a ``pong`` with the same ``id``."""
+
+    kind: ClassVar[str] = "ping"
+    id: int | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "ping"} if self.id is None else {"type": "ping", "id": self.id}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Ping:
+        return cls(id=P.want_int(msg, "id", lo=0, hi=_BIG) if "id" in msg else None)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRequest:
+    """Older hands: a page of those before hand number ``before`` (the client's ``history``)."""
+
+    kind: ClassVar[str] = "history"
+    before: int
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "history", "before": self.before}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> HistoryRequest:
+        return cls(before=P.want_int(msg, "before", lo=0, hi=2**31))
+
+
+# -- by wire name ---------------------------------------------------------------------------------
+
+ServerMessage = (Welcome | Error | Lobby | Commit | State | History | ChatLine | Notice | Ack
+                 | Pong | Bye)
+ClientMessage = (Hello | Ready | Chat | Act | Start | Bots | Kick | Back | Leave | Ping
+                 | HistoryRequest)
+
+SERVER: dict[str, type[ServerMessage]] = {c.kind: c for c in ServerMessage.__args__}
+"""What the server sends, by wire name (in the order of ``protocol.SERVER_TYPES``)."""
+CLIENT: dict[str, type[ClientMessage]] = {c.kind: c for c in ClientMessage.__args__}
+"""What a client sends, by wire name (in the order of ``protocol.CLIENT_TYPES``)."""
+
+
+def _parse(table: dict[str, Any], msg: Any) -> Any:
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        raise ProtocolError('a message needs a "type" text field')
+    cls = table.get(msg["type"])
+    if cls is None:
+        raise ProtocolError(f"unknown message type {msg['type'][:32]!r}")
+    return cls.parse(msg)
+
+
+def parse_server(msg: dict[str, Any]) -> ServerMessage:
+    """A decoded message from the server as its class; ProtocolError if the type is unknown
+    or a field is wrong."""
+    return _parse(SERVER, msg)
+
+
+def parse_client(msg: dict[str, Any]) -> ClientMessage:
+    """A decoded message from a client as its class, its fields checked as the host checks
+    them; ProtocolError (the host's words) if the type is unknown or a field is wrong."""
+    return _parse(CLIENT, msg)
