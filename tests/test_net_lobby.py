@@ -109,7 +109,10 @@ async def test_the_first_seated_leads_a_headless_lobby_from_the_screen():
             ready = screen.query_one("#btn-ready")
             assert str(ready.label) == "Not ready" and ready.content_size.width >= 9  # not "Not"
             summary = str(screen.query_one("#lobby-summary").render())
-            assert "dealing in" in summary
+            assert "dealing in 30 s" in summary
+            await pilot.pause(2.2)  # the countdown ticks on screen between messages
+            summary = str(screen.query_one("#lobby-summary").render())
+            assert "dealing in 2" in summary and "dealing in 30 s" not in summary
             await pilot.press("s")  # the leader need not wait
             from pokeroulette_tui.ui.screens.table import TableScreen
             await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))

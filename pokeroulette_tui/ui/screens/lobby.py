@@ -6,6 +6,8 @@ When the server deals the first hand the lobby hands the session to ``app.open_t
 
 from __future__ import annotations
 
+import asyncio
+
 from typing import Any, Sequence
 
 from rich.table import Table as RichTable
@@ -153,6 +155,7 @@ class LobbyScreen(Screen[None]):
         self.ready = False
         self._entered = False
         self._leads = False
+        self._deal_at: float | None = None  # loop time the countdown ends (headless start)
 
     def compose(self) -> ComposeResult:
         yield Static(Text("\n".join(self.info + ["Connecting…"])), id="lobby-info")
@@ -178,7 +181,16 @@ class LobbyScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._show_host_controls(False)
+        self.set_interval(1.0, self._tick)
         self.run_lobby()
+
+    def _tick(self) -> None:
+        """The start countdown, counted down on screen between the host's messages."""
+        if self._deal_at is None or self.lobby.get("started"):
+            return
+        left = max(0.0, self._deal_at - asyncio.get_running_loop().time())
+        self.query_one("#lobby-summary", Static).update(
+            lobby_summary({**self.lobby, "starts_in": round(left)}))
 
     # -- the session --------------------------------------------------------------
     @work(exclusive=True, group="lobby")
@@ -225,6 +237,9 @@ class LobbyScreen(Screen[None]):
         self.ready = bool(me and me.get("ready"))
         self.query_one("#lobby-seats", Static).update(seats_table(lobby))
         self.query_one("#lobby-summary", Static).update(lobby_summary(lobby))
+        starts_in = lobby.get("starts_in")
+        self._deal_at = (asyncio.get_running_loop().time() + starts_in
+                         if isinstance(starts_in, (int, float)) and starts_in > 0 else None)
         self.query_one("#lobby-rules", Static).update(rules_lines(lobby))
         self.query_one("#btn-ready", Button).label = "Not ready" if self.ready else "Ready"
         self.query_one("#btn-start", Button).disabled = bool(lobby.get("start_problem"))
