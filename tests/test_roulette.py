@@ -365,7 +365,9 @@ def test_rule_2_2_9_final_betting_round_then_showdown():
     assert g.result is not None and not g.result.by_fold
 
 
-def test_rule_2_2_9_each_round_betting_still_ends_with_a_final_round():
+def test_rule_2_2_9_each_round_betting_has_one_last_round_not_two_on_the_same_cards():
+    """With a betting round after every matching round, the one after the last matching round
+    is the final betting: no second round follows on the same cards (issue 10)."""
     g = game(3)
     play(g, StartHand())
     rounds = []
@@ -373,9 +375,20 @@ def test_rule_2_2_9_each_round_betting_still_ends_with_a_final_round():
         if g.phase == "betting" and all(not g.seats[i].acted for i in range(3)):
             rounds.append((g.betting_round, g.round_no))
         step_passive(g)
-    assert rounds[-1][0] == "final"
-    assert [r for r, _ in rounds[:-1]] == ["round"] * (len(rounds) - 1)
-    assert [n for _, n in rounds[:-1]] == list(range(1, g.round_no + 1))
+    assert [r for r, _ in rounds] == ["round"] * len(rounds)  # no "final" repeat
+    assert [n for _, n in rounds] == list(range(1, g.round_no + 1))  # one per matching round
+    assert g.result is not None and not g.result.by_fold
+
+
+def test_rule_2_2_9_final_only_betting_still_has_its_final_round():
+    g = game(3, betting="final_only")
+    play(g, StartHand())
+    rounds = []
+    while g.phase != "hand_over":
+        if g.phase == "betting" and all(not g.seats[i].acted for i in range(3)):
+            rounds.append(g.betting_round)
+        step_passive(g)
+    assert rounds == ["final"]
 
 
 # -- folding -------------------------------------------------------------------------------

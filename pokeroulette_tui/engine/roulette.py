@@ -80,6 +80,7 @@ def reveal(state: GameState) -> list[Event]:
         state.after_betting = "matched"
         ev.append(BettingStarted(f"Betting round after round {state.round_no}", hand_no=h))
     else:
+        state.betting_round = ""  # (no betting on what this round showed)
         state.phase = Phase.MATCHED
         state.to_act = None
     return ev
@@ -137,6 +138,10 @@ def cleanup(state: GameState) -> list[Event]:
 
 def end_matching(state: GameState) -> list[Event]:
     state.phase = Phase.FINAL
+    if state.rules.betting == "each_round" and state.betting_round == "round":
+        # the last round was bet on and no card has come since: that was the final betting
+        # (a second round on the same cards would only repeat it)
+        return scoring.finish_hand(state)
     if state.rules.betting != "none" and betting.start_round(state, "final", state.button + 1):
         state.after_betting = "showdown"
         return [BettingStarted("Final betting round", hand_no=state.hand_no)]
