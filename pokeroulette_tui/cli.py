@@ -95,6 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_rules_args(rules)
     rules.add_argument("--list", action="store_true", help="list every option with a line of help")
     rules.add_argument("--json", action="store_true", help="print the options as JSON")
+    rules.add_argument("--doc", action="store_true",
+                       help="print the whole rules reference (every option, every decision)")
 
     sim = sub.add_parser("simulate", help="play bot games with no screen and report")
     _add_rules_args(sim)
@@ -168,6 +170,14 @@ def _add_password_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
+    if getattr(args, "doc", False):
+        from pokeroulette_tui.paths import doc_path
+        path = doc_path("RULES.md")
+        try:
+            print(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise CliError(f"the rules reference is missing ({path}: {exc.strerror})") from None
+        return 0
     r = rules_from_args(args)
     if args.json:
         print(json.dumps(r.to_dict(), indent=2))

@@ -13,6 +13,14 @@ from pathlib import Path
 APP = "pokeroulette"
 
 
+def doc_path(name: str) -> Path:
+    """One of the project's documents (``RULES.md``, ``PROTOCOL.md``): inside the installed
+    package, or in a source checkout's ``docs/`` folder."""
+    package = Path(__file__).resolve().parent
+    shipped = package / "docs" / name
+    return shipped if shipped.is_file() else package.parent / "docs" / name
+
+
 def config_home() -> Path:
     """The config folder, not made: ``$POKEROULETTE_HOME/config`` when that is set."""
     home = os.environ.get("POKEROULETTE_HOME")

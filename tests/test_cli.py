@@ -114,3 +114,9 @@ def test_argument_mistakes_are_one_line_not_the_usage(argv, fragment, capsys):
     err = capsys.readouterr().err
     assert fragment in err and "--help)" in err and "usage:" not in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_rules_doc_prints_the_whole_reference(capsys):
+    assert main(["rules", "--doc"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("#") and "each_round" in out and "decision" in out.lower()

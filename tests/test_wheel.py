@@ -34,6 +34,10 @@ CHECK = textwrap.dedent('''
     shipped = sorted(p.name for p in (package / "styles").glob("*.tcss"))
     assert shipped == ["app.tcss", "dark.tcss", "light.tcss"], shipped
     assert all(p.resolve().parent == package / "styles" and p.is_file() for p in css_paths())
+    # the rules reference ships inside the package (pokeroulette rules --doc prints it)
+    from pokeroulette_tui.paths import doc_path
+    assert doc_path("RULES.md") == package / "docs" / "RULES.md", doc_path("RULES.md")
+    assert "each_round" in doc_path("RULES.md").read_text(encoding="utf-8")
 
     from rich.console import Console
 

@@ -21,7 +21,8 @@ def rules_text(rules: RuleSet, suit_order: str | None = None) -> Text:
     if suit_order and rules.suit_order == "drawn":
         from pokeroulette_tui.engine.cards import SUIT_SYMBOLS
         out.append("• This table drew: " + " > ".join(SUIT_SYMBOLS[s] for s in suit_order) + "\n")
-    out.rstrip()
+    out.append("\nThe whole rules reference, with every option and every decision: run "
+               "pokeroulette rules --doc", style="italic")
     return out
 
 
