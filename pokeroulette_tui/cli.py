@@ -50,14 +50,15 @@ def parse_rule_overrides(pairs: Sequence[str], base: RuleSet) -> RuleSet:
 
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
     try:
-        base = preset(args.preset)
+        base = preset(args.preset or "classic")
     except RuleError as exc:
         raise CliError(str(exc)) from None
     return parse_rule_overrides(args.rule or [], base)
 
 
 def _add_rules_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--preset", default="classic", help=f"rule preset: {', '.join(PRESETS)}")
+    p.add_argument("--preset", default=None,  # (None: not given, so "classic" can be asked for)
+                   help=f"rule preset: {', '.join(PRESETS)} (default classic)")
     p.add_argument("--rule", action="append", metavar="NAME=VALUE",
                    help="change one rule option (repeatable), e.g. --rule ante=5")
 
@@ -186,7 +187,8 @@ def cmd_rules(args: argparse.Namespace) -> int:
         for name, text in OPTION_HELP.items():
             print(f"{name:26} {str(getattr(r, name)):12} {text}")
         return 0
-    print(f"Rules: preset {args.preset} ({PRESET_NOTES[args.preset]})")
+    name = args.preset or "classic"
+    print(f"Rules: preset {name} ({PRESET_NOTES[name]})")
     for line in r.describe():
         print("  " + line)
     return 0
@@ -247,7 +249,7 @@ COMMANDS = {"play": cmd_play, "rules": cmd_rules, "simulate": cmd_simulate,
             "host": cmd_host, "join": cmd_join}
 
 
-PLAY_DEFAULTS = {"command": "play", "preset": "classic", "rule": None, "players": None,
+PLAY_DEFAULTS = {"command": "play", "preset": None, "rule": None, "players": None,
                  "humans": None, "bot": None, "seed": None, "new": False, "setup": False}
 """What ``pokeroulette play`` with no flags parses to (a test keeps it equal to the parser's)."""
 

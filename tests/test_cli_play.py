@@ -101,6 +101,19 @@ def test_remembered_table_is_the_base_of_the_flags(ran):
     assert main(["play", "--players", "9"]) == 2
 
 
+def test_preset_classic_is_honoured_after_a_table_of_another_preset(ran):
+    """'classic' is a preset like any other, not 'nothing given' (issue 10)."""
+    remembered = TableSetup(rules=PRESETS["draw"], preset="draw",
+                            seats=[SeatConfig("Me"), SeatConfig("Al", "random")])
+    AppConfig(last_setup=remembered.to_dict()).save()
+    assert main(["play", "--preset", "classic", "--new"]) == 0
+    setup = ran[-1].launch.setup
+    assert setup.rules == PRESETS["classic"] and setup.preset == "classic"
+    assert main(["play", "--preset", "classic", "--players", "10"]) == 0  # classic's limits
+    assert len(ran[-1].launch.setup.seats) == 10
+    assert main(["play"]) == 0 and ran[-1].launch.setup is None  # nothing asked: the last table
+
+
 def test_no_traceback_from_a_real_process(home):
     env = {"POKEROULETTE_HOME": str(home), "PATH": "/usr/bin:/bin"}
     done = subprocess.run([sys.executable, "-m", "pokeroulette_tui", "play", "--bot", "godlike"],

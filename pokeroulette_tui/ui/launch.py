@@ -48,14 +48,15 @@ def launch_options(args: argparse.Namespace, rules: RuleSet, config: AppConfig) 
     The remembered table (``config.last_setup``) is the base; ``--preset``/``--rule`` replace
     its rules and ``--players``/``--humans``/``--bot`` its seats.
     """
-    preset_name = getattr(args, "preset", "classic") or "classic"
+    asked = getattr(args, "preset", None)  # None: not given (the last table's rules stay)
+    preset_name = asked or "classic"
     players = getattr(args, "players", None)
     humans = getattr(args, "humans", None)
     bot = getattr(args, "bot", None)
     seed = getattr(args, "seed", None)
     options = LaunchOptions(new=bool(getattr(args, "new", False)),
                             open_setup=bool(getattr(args, "setup", False)))
-    rules_given = bool(getattr(args, "rule", None)) or preset_name != "classic"
+    rules_given = bool(getattr(args, "rule", None)) or asked is not None
     seats_given = players is not None or humans is not None or bot is not None
     setup = TableSetup.from_dict(config.last_setup) or TableSetup.default()
     if rules_given:
