@@ -110,3 +110,30 @@ async def test_a_table_saved_behind_the_result_shows_it_again_on_resume(home):
         await press(pilot, "enter")
         await settle(pilot, resumed)
         assert resumed.table.state.hand_no == hand + 1
+
+
+async def test_s_after_a_resume_mid_hand_shows_the_last_finished_hand(home):
+    """Issue 10: `s` did nothing after a resume. It shows the last finished hand, told from
+    its events."""
+    from ui_pilot import passive_step
+
+    path = home / "save.json"
+    session = local_session(PRESETS["classic"], SEATS, seed=2)
+    session.table.save_path = path
+    table = session.table
+    while not (table.state.hand_no == 2 and table.waiting_for_human() is not None):
+        passive_step(table)
+    first = table.history[-2]
+    resumed = LocalSession(Table.resume(path), delay=0)
+    app = make_app(AppConfig(delay=0), resumed)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, resumed)
+        assert not isinstance(app.screen, ShowdownScreen)
+        await press(pilot, "s")
+        assert isinstance(app.screen, ShowdownScreen)
+        assert "Hand 1" in screen_text(app)
+        winner = next(e for e in first if e.kind == "pot_won")
+        assert winner.text.split(" wins")[0] in screen_text(app)
+        await press(pilot, "enter")
+        assert not isinstance(app.screen, ShowdownScreen)
+        assert resumed.table.state.hand_no == 2  # nothing was dealt by looking back

@@ -154,6 +154,7 @@ class TableScreen(TableAsides, Screen[None]):
         if past:  # a resumed table: what happened so far this hand
             self._hand_events = list(past[-1])
             self.query_one(EventLog).add_events(past[-1], self.session.log_viewer)
+            self._recall_last_hand(past)
         self.pump_updates()
         self.refresh_view()
         if self.session.result_pending():  # resumed while the last result waited to be seen
@@ -231,6 +232,15 @@ class TableScreen(TableAsides, Screen[None]):
                 return
             self._deck_toast_until = now + self.app.NOTIFICATION_TIMEOUT
         self.notify(note, title="Table", markup=False)
+
+    def _recall_last_hand(self, past: list[list[Event]]) -> None:
+        """A resumed table: ``s`` shows the last finished hand, told from its events (the
+        engine's verdict on it was not kept, so its hands are shown unnamed)."""
+        from pokeroulette_tui.ui.screens.showdown import HandResult
+
+        finished = [hand for hand in past if any(e.kind == "hand_over" for e in hand)]
+        if finished:
+            self.last_result = HandResult.from_events(finished[-1], self.session.view(None), None)
 
     def _schedule_refresh(self) -> None:
         """Refresh once for a burst of updates (bots without pauses send many at once)."""
