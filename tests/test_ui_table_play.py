@@ -84,6 +84,10 @@ async def test_draw_hand_with_cut_exchange_and_betting():
                 assert table_screen(app).cut_pos == 52 // 2 - 2 + 5
                 await press(pilot, "enter")
             elif view.phase == "draw":
+                before = len(session.table.actions)
+                await press(pilot, "enter")  # nothing chosen: asked, not played (issue 10)
+                assert len(session.table.actions) == before
+                assert any("No card chosen" in n.message for n in app._notifications)
                 await press(pilot, "1", "3")
                 assert table_screen(app).selected == {0, 2}
                 assert "1 out" in screen_text(app)

@@ -489,6 +489,11 @@ class TableScreen(TableAsides, Screen[None]):
         self.query_one(HandPanel).selected = self.selected
 
     async def action_draw(self) -> None:
+        if not self.selected:  # Enter alone never stands pat by surprise
+            limit = self.view.rules.max_draw if self.view is not None else 3
+            self.notify(f"No card chosen: press 1–5 to pick up to {limit} to exchange, then "
+                        "Enter; or p to stand pat (keep all five).", title="Draw", markup=False)
+            return
         await self.act(Discard(seat=self._seat(), indices=tuple(sorted(self.selected))))
 
     async def action_stand_pat(self) -> None:
