@@ -373,10 +373,12 @@ def _head_to_head(rules: RuleSet, players: int, seeds: range,
 
 
 def test_strong_beats_rule_of_thumb(monkeypatch):
-    """Poker Roulette, 3 seats, 16 seeded games of 6 hands, 24 playouts a decision: measured,
-    strong seats end 71 chips (of 100) ahead of simple seats on average (standard error 17)
-    and lead 12 of the 16 games. benchmarks/bench_bots.py shows it at full strength."""
+    """Poker Roulette, 3 seats, 48 seeded games of 6 hands, 24 playouts a decision: measured,
+    strong seats end 27 chips (of 100) ahead of simple seats on average (standard error 15)
+    and lead 32 of the 48 games. (Before each_round betting lost its repeated final round,
+    which moved more chips, 16 games gave 71 ahead; the same 16 now give 23.)
+    benchmarks/bench_bots.py shows it at full strength."""
     monkeypatch.setitem(LEVELS, "strong", functools.partial(StrongBot, samples=24))
-    diffs, led = _head_to_head(RuleSet(), 3, range(7000, 7016), hands=6)
-    assert statistics.fmean(diffs) > 25
-    assert led >= 10
+    diffs, led = _head_to_head(RuleSet(), 3, range(7000, 7048), hands=6)
+    assert statistics.fmean(diffs) > 10
+    assert led >= 30

@@ -26,6 +26,7 @@ from pokeroulette_tui.ui.tables import (
     remember,
     resume_session,
 )
+from pokeroulette_tui.ui.widgets.button import PlainButton
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 if TYPE_CHECKING:  # the session (and the engine) load when a table is dealt or found
@@ -56,7 +57,7 @@ class StartScreen(Screen[None]):
     StartScreen #start-notice { margin: 1 0 0 0; color: $text-warning; }
     StartScreen .heading { text-style: bold; margin: 1 0 0 0; }
     StartScreen .buttons { height: auto; margin: 1 0 0 0; }
-    StartScreen .buttons Button { margin: 0 2 0 0; }
+    StartScreen .buttons PlainButton { margin: 0 2 0 0; }
     StartScreen #table-rules { margin: 1 0 0 0; }
     StartScreen #table-rules-title { text-style: bold; margin: 1 0 0 0; }
     """
@@ -81,15 +82,15 @@ class StartScreen(Screen[None]):
                 yield Static("A game is in progress", classes="heading")
                 yield Static("", id="resume-info")
                 with Horizontal(classes="buttons"):
-                    yield Button("Resume (Enter)", id="resume", variant="primary")
-                    yield Button("New game (n)", id="new-game")
+                    yield PlainButton("Resume (Enter)", id="resume", variant="primary")
+                    yield PlainButton("New game (n)", id="new-game")
             with Vertical(id="new-box"):
                 yield Static("", id="table-heading", classes="heading")
                 yield Static("", id="table-seats")
                 with Horizontal(classes="buttons"):
-                    yield Button("Deal (Enter)", id="deal", variant="primary")
-                    yield Button("Set up the table (s)", id="setup")
-                    yield Button("Quit (q)", id="quit")
+                    yield PlainButton("Deal (Enter)", id="deal", variant="primary")
+                    yield PlainButton("Set up the table (s)", id="setup")
+                    yield PlainButton("Quit (q)", id="quit")
                 yield Static("", id="table-rules-title")
                 yield Static("", id="table-rules")
         yield TidyFooter()

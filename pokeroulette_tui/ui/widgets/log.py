@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from rich.measure import measure_renderables
+from rich.segment import Segment
 from rich.text import Text
 from textual.cache import LRUCache
 from textual.events import Resize
 from textual.geometry import Size
-from textual.widgets import RichLog
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from pokeroulette_tui.engine.events import (BettingStarted, DeciderCalled, Event, GameOver,
                                             HandShown, HandStarted, MatchingEnded, PlayerOut,
@@ -41,33 +44,50 @@ def event_line(event: Event, me: int | None = None) -> Text:
     return text
 
 
-class EventLog(RichLog):
+class EventLog(ScrollView):
     """What happened, newest at the bottom: the hand being played and the one before it.
 
-    Older hands leave the widget (the hand history, ``h``, has them): every line a RichLog
-    keeps holds its rendered strips and their caches (some 10–25 KB a line), so a log that
-    kept 2,000 lines grew a spectating client by ~1 MiB/s at a fast table until it was full.
-    A very long hand is still capped at :attr:`MAX_LINES`.
+    Older hands leave the widget (the hand history, ``h``, has them): every line kept holds
+    its rendered strips and their caches (some 10–25 KB a line), so a log that kept 2,000
+    lines grew a spectating client by ~1 MiB/s at a fast table until it was full. A very long
+    hand is still capped at :attr:`MAX_LINES`.
+
+    It draws as Textual's RichLog does (wrapped, no markup, no highlighting; its own code,
+    cut down to plain Text lines, so that RichLog's imports, ``rich.pretty`` among them, stay
+    out of the start-up): ``lines`` holds the rendered strips, ``_start_line`` counts the
+    lines dropped from the top.
     """
 
     DEFAULT_CSS = """
-    EventLog { height: 1fr; }
+    EventLog {
+        background: $surface;
+        color: $foreground;
+        overflow-y: scroll;
+        height: 1fr;
+        &:focus { background-tint: $foreground 5%; }
+    }
     """
 
     MAX_LINES = 300
     """Lines kept at most, whatever the hands (a safety net: two hands are far shorter)."""
     LINE_CACHE = 128
-    """Cropped lines RichLog keeps ready to draw (its own default is 1,024, which holds on
-    to lines long gone from the log: the cache is keyed by a line's number since the start)."""
+    """Cropped lines kept ready to draw (RichLog's default is 1,024, which holds on to lines
+    long gone from the log: the cache is keyed by a line's number since the start)."""
+    MIN_WIDTH = 20
+    """The narrowest a line is rendered (RichLog's ``min_width``)."""
 
     def __init__(self, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
-        super().__init__(max_lines=self.MAX_LINES, min_width=20, wrap=True, markup=False,
-                         highlight=False, name=name, id=id, classes=classes)
+        super().__init__(name=name, id=id, classes=classes)
         self.can_focus = False
-        self._line_cache = LRUCache(self.LINE_CACHE)
-        # where the last hands began, as line numbers since the start (RichLog's _start_line
-        # counts the lines dropped from the top)
+        self.max_lines = self.MAX_LINES
+        self.lines: list[Strip] = []
+        self._start_line = 0
+        self._line_cache: LRUCache[tuple[int, int, int, int], Strip] = LRUCache(self.LINE_CACHE)
+        self._deferred: list[tuple[Text, bool | None]] = []  # written before the first layout
+        self._widest_line_width = 0
+        self._size_known = False
+        # where the last hands began, as line numbers since the start
         self._hand_starts: list[int] = []
 
     def add_events(self, events: Iterable[Event], me: int | None = None) -> None:
@@ -77,13 +97,51 @@ class EventLog(RichLog):
         under a dialog (a hand's result) the table's screen is not refreshed, and the log
         would stay a few lines short of the end.
         """
-        sized = self._size_known  # before its first layout RichLog keeps the lines, then scrolls
+        sized = self._size_known  # before its first layout the lines are kept, then scrolled
         for event in events:
             if sized and event.kind == "hand_started":
                 self._new_hand()
             self.write(event_line(event, me), scroll_end=None if not sized else False)
         if sized:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def write(self, content: Text | str, scroll_end: bool | None = None) -> "EventLog":
+        """Add a line (wrapped to the log's width) at the bottom; scroll to the end after the
+        next refresh unless ``scroll_end`` is False. Before the log's size is known, the line
+        waits."""
+        text = Text(content) if isinstance(content, str) else content
+        if not self._size_known:
+            self._deferred.append((text.copy(), scroll_end))
+            return self
+        text.expand_tabs()
+        console = self.app.console
+        options = console.options
+        render_width = measure_renderables(console, options, [text]).maximum
+        region_width = self.scrollable_content_region.width
+        if render_width > region_width:
+            render_width = region_width
+        render_width = max(render_width, self.MIN_WIDTH)
+        options = options.update_width(render_width)
+        lines = list(Segment.split_lines(console.render(text, options)))
+        if not lines:
+            self._widest_line_width = max(render_width, self._widest_line_width)
+            self.lines.append(Strip.blank(render_width))
+        else:
+            strips = Strip.from_lines(lines)
+            for strip in strips:
+                strip.adjust_cell_length(render_width)
+            self.lines.extend(strips)
+            if len(self.lines) > self.max_lines:
+                self._start_line += len(self.lines) - self.max_lines
+                self.refresh()
+                self.lines = self.lines[-self.max_lines:]
+            self._widest_line_width = max(
+                self._widest_line_width,
+                max(sum([segment.cell_length for segment in line]) for line in lines))
+        self.virtual_size = Size(self._widest_line_width, len(self.lines))
+        if scroll_end is None or scroll_end:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
+        return self
 
     def _new_hand(self) -> None:
         """A hand starts: the hand before the last one leaves the log."""
@@ -101,7 +159,35 @@ class EventLog(RichLog):
         self.virtual_size = Size(self._widest_line_width, len(self.lines))
         self.refresh()
 
+    # -- drawing (as RichLog) ---------------------------------------------------------------
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._line_cache.clear()
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return self.virtual_size.width if self._size_known else container.width
+
     def on_resize(self, event: Resize) -> None:
-        """Shorter or taller (the centre of the table grows and shrinks): still the newest."""
+        """Shorter or taller (the centre of the table grows and shrinks): still the newest.
+        The first size known: the lines written before it are drawn."""
         if self._size_known:
             self.scroll_end(animate=False, immediate=True, x_axis=False)
+        elif event.size.width:
+            self._size_known = True
+            deferred, self._deferred = self._deferred, []
+            for text, scroll_end in deferred:
+                self.write(text, scroll_end)
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.scrollable_content_region.width
+        rich_style = self.rich_style
+        y += scroll_y
+        if y >= len(self.lines):
+            return Strip.blank(width, rich_style).apply_style(rich_style)
+        key = (y + self._start_line, scroll_x, width, self._widest_line_width)
+        line = self._line_cache.get(key)
+        if line is None:
+            line = self.lines[y].crop_extend(scroll_x, scroll_x + width, rich_style)
+            self._line_cache[key] = line
+        return line.apply_style(rich_style)
