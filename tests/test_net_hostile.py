@@ -329,7 +329,10 @@ async def test_a_client_that_stops_reading_is_disconnected_not_waited_for():
         assert sloth in srv.host.players                # … but the seat is held
         assert len(srv.server.conns) == 1
         await fast.recv_until(lambda m: m["type"] == "notice" and "Sloth lost" in m["text"])
-        assert not [m for m in fast.msgs if m["type"] == "error"]
+        # (a 20 ms turn timer may play for Ana too when the machine is busy: her late action
+        # is then refused as stale, which is the timer's doing, not the slow reader's)
+        assert not [m for m in fast.msgs if m["type"] == "error"
+                    and not m["message"].startswith("stale action")]
         w.transport.abort()
         await fast.close()
 
