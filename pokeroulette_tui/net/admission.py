@@ -10,12 +10,10 @@ from typing import TYPE_CHECKING, Any
 from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.identity import Account, HelloGuard, peer_key
-from pokeroulette_tui.net.seats import RATES, Conn, HostConfig, Out, Player, Quiet
+from pokeroulette_tui.net.seats import RATES, Conn, HostParts, Out, Quiet
 
 if TYPE_CHECKING:
-    from pokeroulette_tui.driver import Driver
-    from pokeroulette_tui.engine.rules import RuleSet
-    from pokeroulette_tui.net.nettable import NetTable
+    pass
 
 #: The answer to a connection that made way for a newer one before saying hello (made once:
 #: a crowd of sockets may cost many of them a second).
@@ -25,15 +23,9 @@ _CROWDED = P.encode(M.Error("too many connections are waiting to say hello; try 
 log = logging.getLogger("pokeroulette.net")
 
 
-class Admission:
+class Admission(HostParts):
     """Connections coming in: who they are and what they may do."""
 
-    config: HostConfig
-    rules: RuleSet
-    conns: dict[int, Conn]
-    players: list[Player]
-    table: NetTable | None
-    driver: Driver | None
     guard: HelloGuard
     password_digest: str
     password_check: P.PasswordCheck

@@ -10,25 +10,17 @@ from typing import TYPE_CHECKING, Any
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net.protocol import ProtocolError
-from pokeroulette_tui.net.seats import Conn, HostConfig, Out, Player
+from pokeroulette_tui.net.seats import Conn, HostParts, Out
 
 if TYPE_CHECKING:
-    from pokeroulette_tui.driver import Driver
-    from pokeroulette_tui.engine.rules import RuleSet
-    from pokeroulette_tui.net.nettable import NetTable
+    pass
 
 log = logging.getLogger("pokeroulette.net")
 
 
-class Broadcast:
+class Broadcast(HostParts):
     """Messages out to everyone who is connected."""
 
-    config: HostConfig
-    rules: RuleSet
-    conns: dict[int, Conn]
-    players: list[Player]
-    table: NetTable | None
-    driver: Driver | None
     chat_log: list[M.ChatLine]
     version: int
 

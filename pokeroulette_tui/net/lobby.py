@@ -10,25 +10,18 @@ from pokeroulette_tui.engine.rules import describe_rules
 from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.nettable import NetTable
-from pokeroulette_tui.net.seats import Conn, HostConfig, Out, Player
+from pokeroulette_tui.net.seats import Conn, HostParts, Out, Player
 from pokeroulette_tui.table import SeatConfig
 
 if TYPE_CHECKING:
-    from pokeroulette_tui.driver import Driver
-    from pokeroulette_tui.engine.rules import RuleSet
+    pass
 
 log = logging.getLogger("pokeroulette.net")
 
 
-class Lobby:
+class Lobby(HostParts):
     """Before the game: who is seated and ready; the host's start."""
 
-    config: HostConfig
-    rules: RuleSet
-    conns: dict[int, Conn]
-    players: list[Player]
-    table: NetTable | None
-    driver: Driver | None
     clock: float
     start_at: float | None
     opened_at: float | None

@@ -113,8 +113,9 @@ class Conn:
     refused: str = ""               # this account may not join: the answer to its hello
 
 
-class Seats:
-    """The seats: whose they are, taking one back, naming, bots."""
+class HostParts:
+    """What every part of the host (admission, lobby, seats, turns, broadcast) reads of the
+    TableHost they make up together."""
 
     config: HostConfig
     rules: RuleSet
@@ -122,6 +123,10 @@ class Seats:
     players: list[Player]
     table: NetTable | None
     driver: Driver | None
+
+
+class Seats(HostParts):
+    """The seats: whose they are, taking one back, naming, bots."""
 
     def seat_of(self, player: Player | None) -> int | None:
         if player is None:

@@ -19,25 +19,17 @@ from pokeroulette_tui.engine.actions import (
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
-from pokeroulette_tui.net.seats import Conn, HostConfig, Out, Player
+from pokeroulette_tui.net.seats import Conn, HostParts, Out
 
 if TYPE_CHECKING:
-    from pokeroulette_tui.driver import Driver
-    from pokeroulette_tui.engine.rules import RuleSet
-    from pokeroulette_tui.net.nettable import NetTable
+    pass
 
 log = logging.getLogger("pokeroulette.net")
 
 
-class Turns:
+class Turns(HostParts):
     """Actions in, and the driver's steps; what changed goes to :meth:`_broadcast`."""
 
-    config: HostConfig
-    rules: RuleSet
-    conns: dict[int, Conn]
-    players: list[Player]
-    table: NetTable | None
-    driver: Driver | None
     version: int
     next_wakeup: float | None
     _bot_job: BotJob | None
