@@ -261,7 +261,7 @@ async def test_a_covered_footer_is_brought_up_to_date_when_shown_again(monkeypat
 
 async def test_dealing_saves_the_table_and_remembers_it_after_the_first_frame():
     from pokeroulette_tui.ui.app import make_app
-    from pokeroulette_tui.ui.launch import read_autosave
+    from pokeroulette_tui.ui.tables import read_autosave
     from pokeroulette_tui.ui.screens.table import TableScreen
 
     app = make_app(AppConfig(delay=5))  # no action for a while: only the deal's own save

@@ -132,7 +132,7 @@ async def test_help_lists_the_leave_key():
 def test_a_game_everyone_here_left_is_not_offered_again():
     from pokeroulette_tui.table import SeatConfig
     from pokeroulette_tui.ui.config import autosave_path
-    from pokeroulette_tui.ui.launch import read_autosave
+    from pokeroulette_tui.ui.tables import read_autosave
 
     seats = [SeatConfig("Ana"), SeatConfig("Bo", "random"), SeatConfig("Cy", "random")]
     table = Table.create(PRESETS["classic"], seats, seed=1, save_path=autosave_path())

@@ -19,7 +19,7 @@ from pokeroulette_tui.ui.config import (
     autosave_path,
     default_bot_level,
 )
-from pokeroulette_tui.ui.launch import clear_autosave, read_autosave
+from pokeroulette_tui.ui.tables import clear_autosave, read_autosave
 from pokeroulette_tui.ui.screens.setup import SetupScreen
 from pokeroulette_tui.ui.screens.start import StartScreen
 

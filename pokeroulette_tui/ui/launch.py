@@ -19,22 +19,6 @@ from pokeroulette_tui.ui.config import (
     default_bot_level,
     default_seats,
 )
-from pokeroulette_tui.ui.tables import (  # noqa: F401 - importable from here, as they were
-    VARIANT_NAMES,
-    Autosave,
-    TablePreload,
-    app_config,
-    clear_autosave,
-    describe_save,
-    describe_seats,
-    first_save,
-    new_session,
-    preset_label,
-    read_autosave,
-    remember,
-    resume_session,
-    set_aside,
-)
 
 if TYPE_CHECKING:
     import argparse
