@@ -42,25 +42,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import fcntl
 import json
 import os
-import pty
 import re
 import shutil
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
-import termios
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BARE_APP = Path(__file__).resolve().parent / "bare_app.py"
-ROWS, COLS = 24, 80
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_startup import COLS, ROWS, spawn_in_pty  # noqa: E402
 KIB = 1024.0
 
 
@@ -111,13 +108,7 @@ class PtyProcess:
     (counted, the tail kept for error messages), so it never blocks writing to the terminal."""
 
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
-        pid, fd = pty.fork()
-        if pid == 0:  # the child: size the terminal, then become the command
-            try:
-                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-                os.execve(argv[0], argv, env)
-            finally:
-                os._exit(127)
+        pid, fd = spawn_in_pty(argv, env)  # (the start-up benchmark's, same window size)
         self.pid, self.fd = pid, fd
         self.bytes = 0
         self.tail = b""

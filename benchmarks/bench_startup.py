@@ -88,18 +88,24 @@ def console_script() -> str:
     return found
 
 
+def spawn_in_pty(argv: list[str], env: dict[str, str]) -> tuple[int, int]:
+    """Start ``argv`` in a pseudo-terminal of ROWS x COLS: (its pid, the terminal's fd)."""
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: size the terminal, then become the command
+        try:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+            os.execve(argv[0], argv, env)
+        finally:
+            os._exit(127)
+    return pid, fd
+
+
 class Terminal:
     """A process in a pseudo-terminal, and what it has drawn, as plain text."""
 
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         self.start = time.perf_counter()
-        pid, fd = pty.fork()
-        if pid == 0:  # the child: size the terminal, then become the command
-            try:
-                fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-                os.execve(argv[0], argv, env)
-            finally:
-                os._exit(127)
+        pid, fd = spawn_in_pty(argv, env)
         self.pid, self.fd = pid, fd
         self.raw = bytearray()     # everything read, for the import report
         self.text = ""             # escape sequences and white space removed
@@ -327,8 +333,8 @@ def import_profile(env: dict[str, str], top: int) -> None:
         return sum(v[0] for v in mods.values()) / 1000
 
     extra = {k: v for k, v in before.items() if k not in bare}
-    print(f"\nImports (python -X importtime in the terminal; self times summed, the report itself "
-          f"slows imports down):")
+    print("\nImports (python -X importtime in the terminal; self times summed, the report itself "
+          "slows imports down):")
     print(f"  bare app: {len(bare)} modules, {total(bare):.0f} ms; pokeroulette to the start "
           f"screen: {len(before)} modules, {total(before):.0f} ms, of which {len(extra)} modules "
           f"({total(extra):.0f} ms) the bare app does not import; after Enter: {len(after)} "
