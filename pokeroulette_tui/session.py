@@ -32,6 +32,15 @@ class Update:
     result: HandResult | None = None
 
 
+async def queued_updates(queue: asyncio.Queue[Update]) -> AsyncIterator[Update]:
+    """The updates put on ``queue``, in order, until one says the session closed."""
+    while True:
+        update = await queue.get()
+        yield update
+        if update.closed:
+            return
+
+
 class Session(abc.ABC):
     """What the UI needs from a table, wherever it runs.
 
@@ -166,12 +175,8 @@ class LocalSession(Session):
         self._queue.put_nowait(Update(events=tuple(redact_all(events, self.log_viewer)),
                                       result=self.table.state.result if over else None))
 
-    async def updates(self) -> AsyncIterator[Update]:
-        while True:
-            update = await self._queue.get()
-            yield update
-            if update.closed:
-                return
+    def updates(self) -> AsyncIterator[Update]:
+        return queued_updates(self._queue)
 
     async def _run(self) -> None:
         try:

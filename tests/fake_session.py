@@ -23,7 +23,7 @@ from pokeroulette_tui.engine.actions import Action, IllegalAction
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.view import SeatView
-from pokeroulette_tui.session import Session, Update
+from pokeroulette_tui.session import Session, Update, queued_updates
 
 
 class FakeSession(Session):
@@ -117,12 +117,8 @@ class FakeSession(Session):
             raise IllegalAction(self.refuse)
         self.acts.append(action)
 
-    async def updates(self) -> AsyncIterator[Update]:
-        while True:
-            update = await self._queue.get()
-            yield update
-            if update.closed:
-                return
+    def updates(self) -> AsyncIterator[Update]:
+        return queued_updates(self._queue)
 
     def history(self) -> list[list[Event]]:
         return [list(hand) for hand in self._history]

@@ -24,7 +24,7 @@ from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.commit import DeckVerifier, shown_cards
 from pokeroulette_tui.net.server import reap
 from pokeroulette_tui.net.unix import Target, UnixError, account_of, loopback_peer_uid, open_verified
-from pokeroulette_tui.session import Session, Update
+from pokeroulette_tui.session import Session, Update, queued_updates
 
 log = logging.getLogger("pokeroulette.net.client")
 
@@ -489,12 +489,8 @@ class RemoteSession(Session):
         data, version = action.to_dict(), self.version
         await self.request(lambda ref: M.Act(id=ref, version=version, action=data))
 
-    async def updates(self) -> AsyncIterator[Update]:
-        while True:
-            update = await self._updates.get()
-            yield update
-            if update.closed:
-                return
+    def updates(self) -> AsyncIterator[Update]:
+        return queued_updates(self._updates)
 
     def history(self) -> list[list[Event]]:
         return [list(hand) for hand in self._history]

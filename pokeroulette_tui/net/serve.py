@@ -158,6 +158,16 @@ async def serve(host: TableHost, listen: Listen, *, ready: Callable[[Listen], No
 
 # -- the table the host flags ask for -------------------------------------------------
 
+def _number(args: argparse.Namespace, name: str, default: float, top: float,
+            between: str) -> float:
+    """A host flag's number (``default`` when not given), from 0 to ``top`` (raises CliError)."""
+    value = getattr(args, name, None)
+    value = default if value is None else value
+    if not 0 <= value <= top:
+        raise CliError(f"--{name.replace('_', '-')} must be between {between}")
+    return value
+
+
 def host_config(args: argparse.Namespace, rules: RuleSet,
                 password: str | None = None) -> HostConfig:
     """The ``host`` flags checked and turned into a HostConfig (raises CliError)."""
@@ -172,22 +182,10 @@ def host_config(args: argparse.Namespace, rules: RuleSet,
         raise CliError(f"unknown bot level {level!r} (choose {', '.join(LEVELS)})")
     if not 0 <= args.bots <= rules.max_players:
         raise CliError(f"--bots must be between 0 and {rules.max_players}")
-    delay = getattr(args, "delay", None)
-    delay = 0.6 if delay is None else delay
-    if not 0 <= delay <= 10:
-        raise CliError("--delay must be between 0 and 10 seconds")
-    pause = getattr(args, "result_pause", None)
-    pause = 4.0 if pause is None else pause
-    if not 0 <= pause <= 60:
-        raise CliError("--result-pause must be between 0 and 60 seconds")
-    countdown = getattr(args, "start_countdown", None)
-    countdown = 10.0 if countdown is None else countdown
-    if not 0 <= countdown <= 600:
-        raise CliError("--start-countdown must be between 0 and 600 seconds")
-    lobby = getattr(args, "lobby_timeout", None)
-    lobby = 60.0 if lobby is None else lobby
-    if not 0 <= lobby <= 7 * 24 * 60:
-        raise CliError("--lobby-timeout must be between 0 (never) and 10080 minutes")
+    delay = _number(args, "delay", 0.6, 10, "0 and 10 seconds")
+    pause = _number(args, "result_pause", 4.0, 60, "0 and 60 seconds")
+    countdown = _number(args, "start_countdown", 10.0, 600, "0 and 600 seconds")
+    lobby = _number(args, "lobby_timeout", 60.0, 7 * 24 * 60, "0 (never) and 10080 minutes")
     if password is not None and not 0 < len(password) <= P.MAX_PASSWORD:
         raise CliError(f"the password must be 1 to {P.MAX_PASSWORD} characters")
     save = getattr(args, "save", None)
