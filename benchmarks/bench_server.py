@@ -79,7 +79,8 @@ async def serve(tables: int, folder: str | None, first: int = 0) -> None:
             break
         applied = sum(len(h.table.actions) for h in hosts if h.table is not None)
         groups, syncs = (group.groups, group.syncs) if group is not None else (0, 0)
-        print(f"count {applied} {groups} {syncs}", flush=True)
+        threaded = getattr(group, "threaded", 0)
+        print(f"count {applied} {groups} {syncs} {threaded}", flush=True)
     for s in servers:
         await s.close()
 
@@ -266,17 +267,18 @@ class Servers:
             system += int(parts[12]) / os.sysconf("SC_CLK_TCK")
         return user, system
 
-    def counts(self) -> tuple[int, int, int]:
-        """Actions applied, group commits and fdatasync calls so far (all processes)."""
-        total = [0, 0, 0]
+    def counts(self) -> tuple[int, int, int, int]:
+        """Actions applied, group commits, fdatasync calls and groups written in worker
+        threads so far (all processes)."""
+        total = [0, 0, 0, 0]
         for p in self.procs:
             p.stdin.write("count\n")
             p.stdin.flush()
         for p in self.procs:
             fields = p.stdout.readline().split()
-            for i in range(3):
+            for i in range(4):
                 total[i] += int(fields[1 + i])
-        return total[0], total[1], total[2]
+        return total[0], total[1], total[2], total[3]
 
     def rss(self) -> tuple[float, float]:
         now = peak = 0.0
@@ -302,7 +304,7 @@ class Window:
     def __init__(self, servers: Servers, bots: list[BotClient]) -> None:
         self.t = time.perf_counter()
         self.user, self.system = servers.cpu()
-        self.applied, self.groups, self.syncs = servers.counts()
+        self.applied, self.groups, self.syncs, self.threaded = servers.counts()
         self.actions = sum(b.total for b in bots)
 
 
@@ -346,6 +348,7 @@ async def play(args: argparse.Namespace, journal: bool) -> dict[str, float]:
         "load": (w2.user + w2.system - w1.user - w1.system) / elapsed,
         "cold": (w1.user + w1.system - w0.user - w0.system) * 1000 / cold,
         "groups": (w2.groups - w1.groups) / warm, "syncs": (w2.syncs - w1.syncs) / warm,
+        "threaded": (w2.threaded - w1.threaded) / max(1, w2.groups - w1.groups),
         "p50": pct(lat, .5), "p99": pct(lat, .99), "max": max(lat, default=0) * 1000,
         "samples": len(lat), "rss": now_rss, "peak": peak_rss,
         "per_table": (now_rss - hwm_idle) * 1024 / args.tables,
@@ -379,6 +382,7 @@ async def drive(args: argparse.Namespace) -> int:
         ("latency max ms", "max", "{:.1f}"),
         ("disk groups/client action", "groups", "{:.2f}"),
         ("fdatasync/client action", "syncs", "{:.2f}"),
+        ("groups written in threads", "threaded", "{:.0%}"),
         ("server RSS MiB now / peak", None, None),
         ("RSS KiB per table", "per_table", "{:,.0f}"),
     ]

@@ -152,3 +152,40 @@ async def test_tables_on_one_loop_share_disk_writes_and_every_step_is_on_disk(tm
     for name, version, hand_no in zip(("a.json", "b.json"), versions, seen):
         loaded = journal.load(tmp_path / name)
         assert len(loaded.actions) >= version and loaded.state.hand_no >= hand_no
+
+
+async def test_quick_groups_are_written_on_the_loop_slow_ones_in_worker_threads(tmp_path,
+                                                                                monkeypatch):
+    """A group of journal writes runs on the event loop while groups are quick (a thread
+    hand-off costs more than the write); once they take longer than INLINE_WRITE on average
+    (a slow disk) they go to worker threads, and come back when the disk is quick again."""
+    import threading
+    import time
+
+    from pokeroulette_tui.net import server as S
+
+    f = journal.JournalFile(tmp_path / "t.jsonl")
+    f.start('{"format":"pokeroulette-journal"}\n')
+    threads: list[bool] = []
+    slow = [True]
+    real = S.write_groups
+
+    def timed(writes):
+        threads.append(threading.current_thread() is threading.main_thread())
+        if slow[0]:
+            time.sleep(S.INLINE_WRITE * 3)
+        return real(writes)
+
+    monkeypatch.setattr(S, "write_groups", timed)
+    group = S.GroupCommit()
+    for k in range(4):  # the disk turns slow: the average passes the limit
+        assert await group._write([JournalWrite(f, f"{k}\n")]) == {}
+    assert threads[0] is True and threads[-1] is False and group.threaded >= 1
+    slow[0] = False
+    threads.clear()
+    for k in range(30):  # quick again: back on the loop
+        await group._write([JournalWrite(f, f"q{k}\n")])
+    assert threads[0] is False and threads[-1] is True
+    assert group.write_time < S.INLINE_WRITE
+    text = (tmp_path / "t.jsonl").read_text()
+    assert text.endswith("".join(f"q{k}\n" for k in range(30)))  # all written, in order

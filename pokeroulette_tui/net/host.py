@@ -56,6 +56,8 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         self._bot_job: BotJob | None = None      # made by poll, not yet taken
         self._states = StateMessages()
         self._zones_key: Any = None
+        self._played = -1                     # actions played when the cards were last placed
+        self._places: Any = ()
         self._zones: dict[str, list[int]] = {}
         self._revealed_key: Any = None
         self._revealed: list[list[Any]] = []
@@ -158,8 +160,13 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         c = self.committer
         moving = bool(c.cards) and self.table is not None
         # the moving parts are made again only when they may have changed (the same object
-        # otherwise, which the journal does not even compare)
-        key = (c.hand_no, id(c.cards), len(c.cards), c.places(self.table.state) if moving else ())
+        # otherwise, which the journal does not even compare); cards move only by actions,
+        # so where they are is looked at again only after one
+        played = len(self.table.actions) if self.table is not None else 0
+        if played != self._played:
+            self._played = played
+            self._places = c.places(self.table.state) if moving else ()  # type: ignore[union-attr]
+        key = (c.hand_no, id(c.cards), len(c.cards), self._places)
         if self._zones_key != key:
             self._zones_key = key
             self._zones = c.zones(self.table.state) if moving else {}

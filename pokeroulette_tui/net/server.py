@@ -13,6 +13,7 @@ import contextlib
 import itertools
 import logging
 import os
+import time
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +32,12 @@ AHEAD = 64
 """Clock steps of one table that may wait for the disk before the clock waits too."""
 LANES = 4
 """Worker threads a group of journal writes is shared out over (their fsyncs side by side)."""
+INLINE_WRITE = 0.010
+"""A group of journal writes is written on the event loop itself while groups have been
+taking less than this (seconds, a moving average): handing such a group to a thread and back
+costs more CPU than the write, and the loop is held up less than by the hand-offs. Groups that
+take longer (a slow disk, many journals at once) go to worker threads, so the loop never waits
+on the disk for long."""
 
 
 @dataclass(eq=False)
@@ -57,8 +64,10 @@ class GroupCommit:
     def __init__(self) -> None:
         self._batch: list[_Step] = []
         self._task: asyncio.Task[None] | None = None
-        self.groups = 0   # writes to disk so far (each one thread hand-off)
+        self.groups = 0   # writes to disk so far
         self.syncs = 0    # fdatasync calls so far (one per journal per group)
+        self.threaded = 0  # groups handed to worker threads (the others: on the loop)
+        self.write_time = 0.0  # a moving average of how long a group's writes take in all
 
     @classmethod
     def of(cls, loop: asyncio.AbstractEventLoop) -> "GroupCommit":
@@ -74,21 +83,31 @@ class GroupCommit:
             self._task = asyncio.get_running_loop().create_task(self._run(), name="group-commit")
 
     async def _write(self, writes: list[JournalWrite]) -> dict[int, OSError]:
-        """Write a group: the journals shared out over up to :data:`LANES` worker threads, so
-        their fdatasyncs run side by side (the file system commits them together) and a
-        group takes about as long as one."""
+        """Write a group: on the loop itself while groups are quick (:data:`INLINE_WRITE`),
+        else shared out over up to :data:`LANES` worker threads, so that their fdatasyncs run
+        side by side (the file system commits them together) and a group takes about as long
+        as one. Either way the time the writes take is measured, and decides the next."""
+        if self.write_time < INLINE_WRITE:
+            failed, took = _timed_write(writes)
+            self._took(took)
+            return failed
+        self.threaded += 1
         lanes: dict[int, list[JournalWrite]] = {}
         index: dict[int, int] = {}
         for w in writes:  # each journal's writes stay together, in order, in one lane
             lane = index.setdefault(id(w.file), len(index) % LANES)
             lanes.setdefault(lane, []).append(w)
-        if len(lanes) == 1:
-            return await asyncio.to_thread(write_groups, writes)
-        failed: dict[int, OSError] = {}
-        for part in await asyncio.gather(*(asyncio.to_thread(write_groups, ws)
-                                           for ws in lanes.values())):
+        failed = {}
+        took = 0.0
+        for part, lane_took in await asyncio.gather(*(asyncio.to_thread(_timed_write, ws)
+                                                      for ws in lanes.values())):
             failed.update(part)
+            took += lane_took  # what the loop would have waited, had it written them
+        self._took(took)
         return failed
+
+    def _took(self, seconds: float) -> None:
+        self.write_time += (seconds - self.write_time) * 0.2
 
     async def _run(self) -> None:
         batch: list[_Step] = []
@@ -118,6 +137,13 @@ class GroupCommit:
                 if not step.done.done():
                     step.done.set_result(None)
             self._batch = []
+
+
+def _timed_write(writes: list[JournalWrite]) -> tuple[dict[int, OSError], float]:
+    """:func:`write_groups`, and how long it took (runs in any thread)."""
+    start = time.perf_counter()
+    failed = write_groups(writes)
+    return failed, time.perf_counter() - start
 
 
 _GROUPS: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, GroupCommit]" = \
