@@ -375,3 +375,31 @@ def test_leave_of_a_tied_player_before_the_deciding_hand_cancels_it():
     assert g.decider is None
     play(g, StartHand())
     assert [i for i, s in enumerate(g.seats) if s.in_hand] == [0, 2, 3]
+
+
+@pytest.mark.parametrize("ante", [1, 0])
+def test_rule_5_forfeit_most_chips_lost_a_player_who_cannot_ante_loses_the_token(ante):
+    """Decision (issue 10): a player who starts a hand without the whole ante (with no ante:
+    without a chip) counts as losing the most chips. Before, an empty stack paid nothing and
+    could never lose a token while the others did."""
+    g = game(3, preset="draw", betting="each_round", forfeit_mode="most_chips_lost", ante=ante)
+    set_chips(g, {2: 0})
+    deal_draw(g, {1: STRONG, 2: WEAK, 0: MID})
+    play(g, PlaceBet(seat=1, amount=10))
+    play(g, Call(seat=0))  # seat 0 loses 10 (+ ante) to seat 1 …
+    stand_pat(g)
+    play(g, Check(seat=1))
+    events = play(g, Check(seat=0))
+    assert g.result.winners == (1,)
+    assert [s.tokens for s in g.seats] == [6, 6, 5]  # … but the empty stack loses the token
+    lost = next(e for e in events if e.kind == "token_lost")
+    assert lost.seat == 2
+    assert ("could not pay the ante" if ante else "had no chips to bet") in lost.text
+
+
+def test_rule_5_forfeit_most_chips_lost_everyone_short_falls_back_to_weakest():
+    g = game(3, preset="draw", betting="each_round", forfeit_mode="most_chips_lost", ante=0)
+    set_chips(g, {0: 0, 1: 0, 2: 0})
+    deal_draw(g, {1: WEAK, 2: MID, 0: STRONG})
+    stand_pat(g)
+    assert [s.tokens for s in g.seats] == [6, 5, 6] and g.decider is None

@@ -149,11 +149,18 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
     part = [i for i in range(state.n) if state.seats[i].in_hand and state.seats[i].status != LEFT]
     mode = r.forfeit_mode
     if mode == "most_chips_lost":
-        lost = {i: state.hand_start_chips.get(i, 0) - state.seats[i].chips for i in part}
+        start = state.hand_start_chips
+        # a player who could not pay the whole ante (or, with no ante, had no chips to bet)
+        # counts as losing the most: an empty stack could otherwise never lose a token
+        short = [i for i in part if start.get(i, 0) < max(r.ante, 1)]
+        lost = {i: start.get(i, 0) - state.seats[i].chips for i in part}
         worst = max(lost.values(), default=0)
         losers = [i for i in part if lost[i] == worst]
         why = f"lost the most chips ({worst})"
-        if worst <= 0:  # nobody lost a chip (no ante, all checked, stacks empty):
+        if short and len(short) < len(part):
+            losers = short
+            why = "could not pay the ante" if r.ante else "had no chips to bet"
+        elif worst <= 0:  # nobody lost a chip (no ante, all checked, stacks empty):
             mode = "weakest"  # the weakest hand loses, as in the main variant
     if mode == "all_but_winner":
         if by_fold:
