@@ -160,15 +160,19 @@ class DeckCommitter:
         return self.commit_message(start, new)
 
     def commit_message(self, start: int = 0, commitments: list[str] | None = None) -> dict[str, Any]:
-        msg = {"type": "commit", "hand_no": self.hand_no, "algorithm": ALGORITHM, "start": start,
-               "commitments": list(self.commitments if commitments is None else commitments)}
-        if start == 0:  # the shoe's make-up, which the client checks the openings against
-            shoe = self._shoe or []
-            jokers = sum(1 for c in shoe if c.is_joker)
-            # (a rejoining client gets every commitment so far: the first ``shoe`` are the
-            # shoe's, any more came from reshuffles)
-            msg["decks"], msg["jokers"], msg["shoe"] = (len(shoe) - jokers) // 52, jokers, len(shoe)
-        return msg
+        """The ``commit`` message (:class:`~pokeroulette_tui.net.messages.Commit`) for the
+        commitments from ``start`` (all of them by default)."""
+        from pokeroulette_tui.net.messages import Commit
+        made = list(self.commitments if commitments is None else commitments)
+        if start != 0:
+            return Commit(self.hand_no, ALGORITHM, start, made).to_wire()
+        # from the start: the shoe's make-up, which the client checks the openings against (a
+        # rejoining client gets every commitment so far: the first ``shoe`` are the shoe's,
+        # any more came from reshuffles)
+        shoe = self._shoe or []
+        jokers = sum(1 for c in shoe if c.is_joker)
+        return Commit(self.hand_no, ALGORITHM, start, made, decks=(len(shoe) - jokers) // 52,
+                      jokers=jokers, shoe=len(shoe)).to_wire()
 
     def reveal(self, viewer: int | None, shown: Iterable[Card | None]) -> list[list[Any]]:
         """``[index, nonce hex, card]`` for every card in ``shown`` this viewer has not been

@@ -22,6 +22,7 @@ from typing import Any, Callable
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.host import Out, TableHost
 from pokeroulette_tui.net.identity import Account
+from pokeroulette_tui.net.messages import Bye
 from pokeroulette_tui.net.nettable import JournalWrite, write_groups
 
 log = logging.getLogger("pokeroulette.net")
@@ -264,7 +265,7 @@ class Server:
         if self._server is not None:
             self._server.close()
         for conn in list(self.conns.values()):
-            self._send(conn, P.encode({"type": "bye", "reason": "the host closed the table"}))
+            self._send(conn, P.encode(Bye("the host closed the table").to_wire()))
             self._finish(conn)
         if self._clock_task is not None:
             await reap(self._clock_task)
