@@ -2,7 +2,8 @@
 
 Run ``python benchmarks/bench_server.py`` (options: ``--tables``, ``--clients``, ``--seconds``,
 ``--rounds``, ``--think`` seconds before each bot action, ``--pace`` seconds between a table's
-actions on average, ``--procs`` server processes, ``--mode journal|none|both``). The servers run
+actions on average, ``--procs`` server processes, ``--mode journal|none|both``, ``--no-tls``).
+Every connection is TLS, as a host serves by default (``--no-tls``: plain TCP). The servers run
 in child processes (one event loop each, like ``pokeroulette host`` per table sharing a
 machine); the bot clients run in this process as light line clients (JSON only), so the
 figures are the server's. Each round plays the same tables (same seeds, same bots) once with
@@ -40,6 +41,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -52,7 +54,14 @@ RULES = RuleSet(suit_order="SHDC", starting_chips=1_000_000)
 
 # -- the server process -------------------------------------------------------------------
 
-async def serve(tables: int, folder: str | None, first: int = 0) -> None:
+def _client_ssl(tls: bool) -> Any:
+    if not tls:
+        return None
+    from pokeroulette_tui.net.tls import client_context
+    return client_context()
+
+
+async def serve(tables: int, folder: str | None, first: int = 0, tls: bool = True) -> None:
     from pokeroulette_tui.net.host import HostConfig, TableHost
     from pokeroulette_tui.net.server import Server
     try:
@@ -61,12 +70,16 @@ async def serve(tables: int, folder: str | None, first: int = 0) -> None:
         GroupCommit = None
 
     servers, hosts = [], []
+    context = None
+    if tls:  # as a host serves by default: its own certificate, made once in a temporary folder
+        from pokeroulette_tui.net.tls import host_identity, server_context
+        context = server_context(host_identity(Path(tempfile.mkdtemp(prefix="bench-tls-"))))
     for t in range(first, first + tables):
         save = Path(folder) / f"table-{t}.json" if folder else None
         host = TableHost(HostConfig(rules=RULES, seed=1000 + t, save_path=save, turn_timeout=60,
                                     delay=0.0, hand_pause=0.0, start_countdown=0.0))
         server = Server(host)
-        _, port = await server.start("127.0.0.1", 0)
+        _, port = await server.start("127.0.0.1", 0, ssl=context)
         servers.append(server)
         hosts.append(host)
         print(port, flush=True)
@@ -90,8 +103,10 @@ async def serve(tables: int, folder: str | None, first: int = 0) -> None:
 class BotClient:
     """A bot at a remote table: random but mostly passive choices; times each action."""
 
-    def __init__(self, name: str, seed: int, think: float = 0.0, pace: float = 0.0) -> None:
+    def __init__(self, name: str, seed: int, think: float = 0.0, pace: float = 0.0,
+                 tls: bool = True) -> None:
         self.name = name
+        self.tls = tls
         self.think = think
         self.pace = pace
         self.rng = random.Random(seed)
@@ -106,7 +121,8 @@ class BotClient:
         self.total = 0    # since the start
 
     async def run(self, port: int, start: asyncio.Event, stop: asyncio.Event) -> None:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=P.CLIENT_MAX_LINE)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=P.CLIENT_MAX_LINE,
+                                                       ssl=_client_ssl(self.tls))
         writer.write(P.encode({"type": "hello", "version": P.VERSION, "name": self.name}))
         await writer.drain()
         while self.seat is None:  # seated before anyone is ready (else a table may start early)
@@ -177,12 +193,12 @@ class BotClient:
         return None
 
 
-async def ping_rtt(port: int, n: int = 9, conns: int = 2) -> list[float]:
+async def ping_rtt(port: int, n: int = 9, conns: int = 2, tls: bool = True) -> list[float]:
     """Loopback round trips of a ``ping`` (a host answers at most 10 at once per connection,
     then 2 a second: ``n`` pings on each of ``conns`` watcher connections)."""
     out = []
     for k in range(conns):
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=_client_ssl(tls))
         writer.write(P.encode({"type": "hello", "version": P.VERSION, "name": f"Pinger{k}",
                                "spectate": True}))
         await writer.drain()
@@ -250,6 +266,8 @@ class Servers:
                    "--first", str(len(self.ports))]
             if self.folder:
                 cmd += ["--dir", self.folder]
+            if not args.tls:
+                cmd += ["--no-tls"]
             proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
             while True:
                 line = proc.stdout.readline().strip()
@@ -312,9 +330,10 @@ async def play(args: argparse.Namespace, journal: bool) -> dict[str, float]:
     """One run of the tables with or without the journal; its figures."""
     servers = Servers(args, journal)
     hwm_idle = servers.rss()[1]
-    pings = await ping_rtt(servers.ports[0])
+    pings = await ping_rtt(servers.ports[0], tls=args.tls)
     start, stop = asyncio.Event(), asyncio.Event()
-    bots = [BotClient(f"Bot{t}-{c}", seed=t * 100 + c, think=args.think, pace=args.pace)
+    bots = [BotClient(f"Bot{t}-{c}", seed=t * 100 + c, think=args.think, pace=args.pace,
+                      tls=args.tls)
             for t in range(args.tables) for c in range(args.clients)]
     tasks = [asyncio.create_task(b.run(servers.ports[i // args.clients], start, stop))
              for i, b in enumerate(bots)]
@@ -365,7 +384,8 @@ async def drive(args: argparse.Namespace) -> int:
     ref = engine_alone(3.0)
     med = {m: {k: statistics.median(run[k] for run in rs) for k in rs[0]} for m, rs in runs.items()}
 
-    print(f"{args.tables} tables × {args.clients} bot clients over loopback, {args.seconds:g} s "
+    print(f"{args.tables} tables × {args.clients} bot clients over loopback "
+          f"({'TLS' if args.tls else 'plain TCP, no TLS'}), {args.seconds:g} s "
           f"measured after {args.warmup:g} s of play, {args.rounds} round(s) "
           f"(medians), {args.procs} server process{'es' if args.procs > 1 else ''}, "
           f"bots think {args.think * 1000:.0f} ms, pace {args.pace:g} s  "
@@ -449,6 +469,8 @@ def main() -> int:
                     help="server processes to split the tables over (default 1: one event loop)")
     ap.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--dir", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--no-tls", dest="tls", action="store_false",
+                    help="plain TCP on both sides (hosts use TLS by default, and so does this)")
     ap.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.no_save:
@@ -457,10 +479,11 @@ def main() -> int:
         if os.environ.get("BENCH_PROFILE"):  # write a cProfile of the server to this file
             import cProfile
             out = f"{os.environ['BENCH_PROFILE']}.{'journal' if args.dir else 'none'}"
-            cProfile.runctx("asyncio.run(serve(args.tables, args.dir, args.first))", globals(),
+            cProfile.runctx("asyncio.run(serve(args.tables, args.dir, args.first, args.tls))",
+                            globals(),
                             locals(), out)
         else:
-            asyncio.run(serve(args.tables, args.dir, args.first))
+            asyncio.run(serve(args.tables, args.dir, args.first, args.tls))
         return 0
     return asyncio.run(drive(args))
 
