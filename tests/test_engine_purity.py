@@ -14,12 +14,20 @@ import pokeroulette_tui.engine as engine_pkg
 
 FORBIDDEN = ("textual", "rich", "asyncio")
 ENGINE_DIR = Path(engine_pkg.__file__).parent
-MODULES = sorted(m.name for m in pkgutil.iter_modules([str(ENGINE_DIR)]))
+MODULES = sorted(m.name.removeprefix("pokeroulette_tui.engine.") for m in
+                 pkgutil.walk_packages([str(ENGINE_DIR)], prefix="pokeroulette_tui.engine."))
+"""Every module of the engine, its sub-packages' too (``casino.board``)."""
+
+
+def _source(module: str) -> Path:
+    path = ENGINE_DIR.joinpath(*module.split("."))
+    return path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
 
 
 def test_engine_has_the_expected_modules():
     for name in ("cards", "rules", "hands", "matching", "betting", "state", "roulette", "draw",
-                 "scoring", "game", "view", "events", "actions", "save"):
+                 "scoring", "game", "view", "events", "actions", "save", "casino.board",
+                 "casino.odds", "casino.game"):
         assert name in MODULES
 
 
@@ -49,7 +57,7 @@ def _imported_roots(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("module", MODULES)
 def test_engine_source_imports_only_the_stdlib_and_the_engine(module):
-    roots = _imported_roots(ENGINE_DIR / f"{module}.py")
+    roots = _imported_roots(_source(module))
     assert not roots & set(FORBIDDEN), f"{module} imports {roots & set(FORBIDDEN)}"
     allowed = set(sys.stdlib_module_names) | {"pokeroulette_tui", "__future__"}
     assert roots <= allowed, f"{module} imports non-stdlib {roots - allowed}"
@@ -58,7 +66,7 @@ def test_engine_source_imports_only_the_stdlib_and_the_engine(module):
 @pytest.mark.parametrize("module", MODULES)
 def test_engine_source_reaches_only_into_the_engine(module):
     """Inside the package, the engine imports only engine modules (never ui, net, bots)."""
-    tree = ast.parse((ENGINE_DIR / f"{module}.py").read_text(encoding="utf-8"))
+    tree = ast.parse(_source(module).read_text(encoding="utf-8"))
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
                 and node.module.startswith("pokeroulette_tui"):
