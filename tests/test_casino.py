@@ -17,16 +17,35 @@ import pytest
 
 from pokeroulette_tui.engine.cards import JOKER, SUITS, Card, parse_cards
 from pokeroulette_tui.engine.casino import game as G
-from pokeroulette_tui.engine.casino.board import (DECK, ROULETTE_KINDS, BetError, Kind, covers,
-                                                  describe, make_bet)
-from pokeroulette_tui.engine.casino.odds import (JACKPOT_CHANCE, SETS, WILD_CHANCE, at_least,
-                                                 break_even_jackpot, brute_class_counts,
-                                                 class_counts, odds_table, progressive_odds,
-                                                 simulate_returns, standard_counts)
-from pokeroulette_tui.engine.casino.paytable import (DEFAULT, LEVELS, PayTable, PayTableError,
-                                                     find, hand_class, load_file)
+from pokeroulette_tui.engine.casino.board import (
+    DECK,
+    BetError,
+    Kind,
+    covers,
+    describe,
+    make_bet,
+)
+from pokeroulette_tui.engine.casino.odds import (
+    JACKPOT_CHANCE,
+    SETS,
+    WILD_CHANCE,
+    at_least,
+    break_even_jackpot,
+    brute_class_counts,
+    class_counts,
+    odds_table,
+    progressive_odds,
+    simulate_returns,
+    standard_counts,
+)
+from pokeroulette_tui.engine.casino.paytable import (
+    DEFAULT,
+    LEVELS,
+    PayTableError,
+    find,
+    load_file,
+)
 from pokeroulette_tui.engine.casino.store import START_BANKROLL, CasinoStore
-
 
 # -- the board -------------------------------------------------------------------------------
 

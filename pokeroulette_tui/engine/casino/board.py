@@ -38,9 +38,18 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
 
-from pokeroulette_tui.engine.cards import (JOKER, RANK_CHARS, RANK_NAMES, RANK_PLURALS,
-                                           STANDARD_DECK, SUIT_NAMES, SUIT_SYMBOLS, Card,
-                                           CardError, parse_card)
+from pokeroulette_tui.engine.cards import (
+    JOKER,
+    RANK_CHARS,
+    RANK_NAMES,
+    RANK_PLURALS,
+    STANDARD_DECK,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    Card,
+    CardError,
+    parse_card,
+)
 
 ROWS = "SHDC"
 """The suits, top row first."""
@@ -151,7 +160,7 @@ class Bet:
         return {"kind": str(self.kind), "target": self.target, "amount": self.amount}
 
     @classmethod
-    def from_dict(cls, data: object) -> "Bet":
+    def from_dict(cls, data: object) -> Bet:
         if not isinstance(data, dict):
             raise BetError("a bet must be a mapping")
         amount = data.get("amount")
@@ -251,15 +260,15 @@ def _covers(k: Kind, t: str) -> frozenset[Card]:
     test = None
     if k in (Kind.RANK, Kind.RANKS2, Kind.RANKS4, Kind.RANKS6):
         ranks = set(_ranks(t))
-        test = lambda c: c.rank in ranks  # noqa: E731
+        test = lambda c: c.rank in ranks
     elif k is Kind.SUIT:
-        test = lambda c: c.suit == t  # noqa: E731
+        test = lambda c: c.suit == t
     elif k is Kind.COLOUR:
-        test = lambda c: (c.suit in RED) == (t == "red")  # noqa: E731
+        test = lambda c: (c.suit in RED) == (t == "red")
     elif k is Kind.PARITY:
-        test = lambda c: c.rank in (ODD if t == "odd" else EVEN)  # noqa: E731
+        test = lambda c: c.rank in (ODD if t == "odd" else EVEN)
     elif k is Kind.HALF:
-        test = lambda c: c.rank in (LOW if t == "low" else HIGH)  # noqa: E731
+        test = lambda c: c.rank in (LOW if t == "low" else HIGH)
     if test is None:
         return frozenset()
     return frozenset(c for c in STANDARD_DECK if test(c))

@@ -20,10 +20,23 @@ from enum import StrEnum
 from typing import Any
 
 from pokeroulette_tui.engine.cards import JOKER, Card, card_from_json, card_to_json
-from pokeroulette_tui.engine.casino.board import (DECK, ROULETTE_KINDS, Bet, BetError, Kind,
-                                                  covers, describe, make_bet)
-from pokeroulette_tui.engine.casino.paytable import (CLASS_WORDS, HAND_WORDS, LEVELS,
-                                                     PayTable, hand_class)
+from pokeroulette_tui.engine.casino.board import (
+    DECK,
+    ROULETTE_KINDS,
+    Bet,
+    BetError,
+    Kind,
+    covers,
+    describe,
+    make_bet,
+)
+from pokeroulette_tui.engine.casino.paytable import (
+    CLASS_WORDS,
+    HAND_WORDS,
+    LEVELS,
+    PayTable,
+    hand_class,
+)
 
 HISTORY = 50
 """Rounds kept in the history."""
@@ -90,7 +103,7 @@ class Round:
                 "hand": self.hand, "nets": list(self.nets), "jackpot_won": self.jackpot_won}
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Round":
+    def from_dict(cls, d: dict[str, Any]) -> Round:
         return cls(int(d["number"]), tuple(card_from_json(c) for c in d["cards"]),  # type: ignore
                    str(d["hand"]), tuple(int(n) for n in d["nets"]), int(d.get("jackpot_won", 0)))
 

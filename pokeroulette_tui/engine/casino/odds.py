@@ -22,15 +22,27 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
-from typing import Iterable
 
 from pokeroulette_tui.engine.cards import JOKER, SUITS, Card
-from pokeroulette_tui.engine.casino.board import (DECK, KIND_WORDS, ROULETTE_KINDS, Bet, Kind,
-                                                  covers, make_bet)
-from pokeroulette_tui.engine.casino.paytable import HAND_WORDS, LEVELS, PayTable, hand_class
+from pokeroulette_tui.engine.casino.board import (
+    DECK,
+    KIND_WORDS,
+    ROULETTE_KINDS,
+    Bet,
+    Kind,
+    covers,
+    make_bet,
+)
+from pokeroulette_tui.engine.casino.paytable import (
+    HAND_WORDS,
+    LEVELS,
+    PayTable,
+    hand_class,
+)
 
 DECK_SIZE = len(DECK)
 SETS = math.comb(DECK_SIZE, 5)

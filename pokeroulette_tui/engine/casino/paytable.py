@@ -13,10 +13,11 @@ mistake is one line that names the key.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.casino.board import ROULETTE_KINDS, Kind
@@ -143,7 +144,7 @@ class PayTable:
                 "min_bet": self.min_bet, "max_bet": self.max_bet}
 
     @classmethod
-    def from_dict(cls, data: Any, *, name: str | None = None) -> "PayTable":
+    def from_dict(cls, data: Any, *, name: str | None = None) -> PayTable:
         """A table from a mapping (a file's, a save's); missing keys come from the default
         table. Raises PayTableError naming the key at fault."""
         if not isinstance(data, dict):
@@ -180,7 +181,7 @@ class PayTable:
                    progressive=tables["progressive"], note=str(data.get("note", ""))[:200],
                    **fields)
 
-    def with_name(self, name: str) -> "PayTable":
+    def with_name(self, name: str) -> PayTable:
         return replace(self, name=name)
 
 

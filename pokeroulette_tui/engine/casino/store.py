@@ -34,7 +34,7 @@ class CasinoStore:
     warning: str = ""  # said once, after a damaged file was moved aside
 
     @classmethod
-    def open(cls, path: Path) -> "CasinoStore":
+    def open(cls, path: Path) -> CasinoStore:
         store = cls(path)
         try:
             text = path.read_text(encoding="utf-8")
