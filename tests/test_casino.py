@@ -366,3 +366,12 @@ def test_kill_9_while_writing_never_leaves_half_a_file(tmp_path):
     proc.wait()
     store = CasinoStore.open(path)
     assert not store.warning and len(store.bankrolls) == 300
+
+
+def test_the_rules_document_shows_the_odds_the_program_computes():
+    from pathlib import Path
+
+    from pokeroulette_tui.engine.casino.odds import report
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "RULES.md").read_text()
+    assert report(DEFAULT) in text

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import textwrap
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -246,3 +247,31 @@ def simulate_returns(table: PayTable, rounds: int, seed: int = 1, *,
         sd = math.sqrt(max(var, exact_var if bet.kind is not Kind.PROGRESSIVE else var))
         out.append(Simulated(bet, odds, rounds, mean, z * sd / math.sqrt(rounds)))
     return out
+
+
+def report(table: PayTable, jackpot: int | None = None) -> str:
+    """The odds table as text (``pokeroulette casino --odds``; docs/RULES.md §6.1)."""
+    pot = table.jackpot_seed if jackpot is None else jackpot
+    lines = [f"Pay table: {table.name}" + (f" ({table.note})" if table.note else ""),
+             "Every payout is X to 1: a win returns the stake and X times it.",
+             "",
+             f"{'bet':44} {'wins':>12} {'pays':>8} {'return':>8} {'house edge':>10}"]
+    for bet, odds in odds_table(table, pot):
+        pays = "jackpot" if bet.kind is Kind.PROGRESSIVE else f"{odds.pays}:1"
+        lines.append(f"{odds.bet:44} {one_in(odds.chance):>12} {pays:>8} "
+                     f"{percent(odds.returns):>8} {percent(odds.edge):>10}")
+    be = break_even_jackpot(table)
+    notes = [
+        f"The progressive side bet ({table.progressive_stake} a round) pays by the hand "
+        "dealt: " + ", ".join(f"{HAND_WORDS[h].removesuffix(' or better')} {p}:1"
+                             for h, p in sorted(table.progressive.items(),
+                                                key=lambda kv: LEVELS.index(kv[0]))) + ".",
+        f"Its return above is at a jackpot of {pot:,}; it breaks even at a jackpot of "
+        f"{float(be):,.0f}. The jackpot ({one_in(JACKPOT_CHANCE)}) is a royal flush with the "
+        f"jokers first and fifth; {table.jackpot_share}% of every side-bet stake goes into it.",
+        "Exact figures: every one of the 3,162,510 five-card sets counted (54 cards, jokers "
+        "wild); nothing simulated.",
+    ]
+    for note in notes:
+        lines += ["", *textwrap.wrap(note, 86)]
+    return "\n".join(lines)
