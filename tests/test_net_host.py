@@ -575,3 +575,17 @@ def test_a_resumed_table_keeps_its_password(tmp_path):
     h2.poll(1.0)
     ok = h2.join("P0", token=peers[0].token, password="pw")
     assert ok.seat == 0 and not ok.closed
+
+
+def test_a_player_who_quits_on_purpose_is_said_to_have_quit_not_lost():
+    """``quit`` before closing (the client's q): the seat is held as for a lost connection,
+    and the others read "quit"."""
+    h, peers = started(3)
+    bo = peers[1]
+    before = len(bo.inbox)
+    h.send(bo, {"type": "quit"})
+    assert bo.inbox[before:] == []  # no answer
+    h.drop(bo)
+    notice = peers[0].last("notice")["text"]
+    assert "P1 quit; the seat is held" in notice and "lost" not in notice
+    assert h.host.players[1].cid is None

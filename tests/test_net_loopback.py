@@ -4,6 +4,7 @@ and a host killed with SIGKILL then resumed."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -14,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from pokeroulette_tui.engine.actions import IllegalAction
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
 from pokeroulette_tui.net.client import ConnectError, RemoteSession
 
-from net_helpers import RawClient, Served, autoplay
+from net_helpers import RawClient, Served, autoplay, passive_action
 
 RULES = RuleSet(suit_order="SHDC")
 TIMEOUT = 60
@@ -176,6 +178,32 @@ async def test_anyone_may_leave_at_any_time():
         assert srv.host.table.state.seats[1].status == "left"
         with pytest.raises(ConnectError, match="left"):
             await RemoteSession("127.0.0.1", srv.port, "Bo", token=bo.token).connect()
+        await ana.close()
+
+
+async def test_closing_a_client_on_purpose_tells_the_others_the_player_quit():
+    async with Served(RULES, bots=1) as srv:
+        ana, bo = await seated(srv.port, ["Ana", "Bo"])
+        for s in (ana, bo):
+            await s.set_ready(True)
+        await asyncio.wait_for(autoplay(ana, hands=1, stop=lambda v: v.hand_no == 1), TIMEOUT)
+        await bo.close()  # the q key: the seat is held, and the others read "quit"
+        notes: list[str] = []
+
+        async def heard() -> None:
+            async for update in ana.updates():
+                if update.note:
+                    notes.append(update.note)
+                if any("Bo quit; the seat is held" in n for n in notes):
+                    return
+                view = ana.view(ana.seat)
+                if view.my_turn and not view.dealer_step:
+                    with contextlib.suppress(IllegalAction):
+                        await ana.act(passive_action(view))
+
+        await asyncio.wait_for(heard(), TIMEOUT)
+        assert not any("lost the connection" in n for n in notes)
+        assert srv.host.players[1].cid is None and srv.host.table.state.seats[1].status != "left"
         await ana.close()
 
 

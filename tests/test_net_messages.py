@@ -70,6 +70,7 @@ CLIENT_EXAMPLES: list[M.ClientMessage] = [
     M.Kick(seat=3),
     M.Back(),
     M.Leave(),
+    M.Quit(),
     M.Ping(),
     M.Ping(id=9),
     M.HistoryRequest(before=4),

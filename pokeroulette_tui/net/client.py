@@ -509,7 +509,12 @@ class RemoteSession(Session):
             await asyncio.wait_for(asyncio.shield(self._page), timeout)
 
     async def close(self) -> None:
-        """Disconnect; the seat is held on the server and can be taken back with the token."""
+        """Disconnect; the seat is held on the server and can be taken back with the token.
+        The server is told first that this is on purpose (``quit``), so the others read that
+        the player quit, not that the connection was lost."""
+        if self.connected and not self._left and not self._closing:
+            with contextlib.suppress(IllegalAction, asyncio.TimeoutError):
+                await asyncio.wait_for(self._send(M.Quit().to_wire()), 1.0)
         self._closing = True
         if self._alive is not None and self._alive is not asyncio.current_task():
             self._alive.cancel()

@@ -239,7 +239,8 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
             self.players.remove(player)
             return [*self._notice(f"{player.name} left the lobby"), *self._lobby_all()]
         seat = self.seat_of(player)
-        out = [*self._notice(f"{player.name} lost the connection; the seat is held "
+        how = "quit" if conn.quitting else "lost the connection"
+        out = [*self._notice(f"{player.name} {how}; the seat is held "
                              f"(the turn timer plays for them)")] if not self._left(seat) else []
         return out + self._lobby_all()
 
@@ -260,6 +261,7 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         M.Start.kind: Lobby._on_start, M.Bots.kind: Lobby._on_bots, M.Kick.kind: Lobby._on_kick,
         M.Back.kind: Turns._on_back, M.HistoryRequest.kind: Admission._on_history,
         M.Leave.kind: Turns._on_leave, M.Ping.kind: Broadcast._on_ping,
+        M.Quit.kind: Turns._on_quit,
     }
 
 

@@ -554,6 +554,21 @@ class Leave:
 
 
 @dataclass(frozen=True, slots=True)
+class Quit:
+    """This terminal is closing on purpose: hold the seat (the others are told so, not that
+    the connection was lost). The client closes the connection after it; no answer."""
+
+    kind: ClassVar[str] = "quit"
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "quit"}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> Quit:
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     """Keep-alive; answered by a ``pong`` with the same ``id``."""
 
@@ -588,7 +603,7 @@ class HistoryRequest:
 ServerMessage = (Welcome | Error | Lobby | Commit | State | History | ChatLine | Notice | Ack
                  | Pong | Bye)
 ClientMessage = (Hello | Ready | Chat | Act | Start | Bots | Kick | Back | Leave | Ping
-                 | HistoryRequest)
+                 | HistoryRequest | Quit)
 
 SERVER: dict[str, type[ServerMessage]] = {c.kind: c for c in ServerMessage.__args__}
 """What the server sends, by wire name (in the order of ``protocol.SERVER_TYPES``)."""

@@ -37,7 +37,7 @@ MAX_AMOUNT = 10**12
 
 # The message kinds (their classes are in net/messages.py, whose tests hold these equal)
 CLIENT_TYPES = ("hello", "ready", "chat", "act", "start", "bots", "kick", "back", "leave",
-                "ping", "history")
+                "ping", "history", "quit")
 SERVER_TYPES = ("welcome", "error", "lobby", "commit", "state", "history", "chat", "notice",
                 "ack", "pong", "bye")
 

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 RATES: dict[str, tuple[float, float]] = {
     "ready": (4, 1.0), "bots": (4, 1.0), "start": (4, 1.0),
     "kick": (4, 1.0), "back": (4, 1.0), "leave": (4, 1.0), "ping": (10, 2.0),
-    "history": (4, 1.0),
+    "history": (4, 1.0), "quit": (4, 1.0),
 }
 
 
@@ -111,6 +111,7 @@ class Conn:
     account: Account | None = None  # who the kernel says is connected (Unix sockets)
     peer: str = "unknown"           # what failed hellos are counted under
     refused: str = ""               # this account may not join: the answer to its hello
+    quitting: bool = False          # said it is closing on purpose (``quit``): the seat is held
 
 
 class HostParts:

@@ -88,6 +88,7 @@ class Turns(HostParts):
         if player is None:
             return out
         player.cid = None
+        log.info("%s left the table", player.name)
         if not self.started:
             self.players.remove(player)
             return out + self._notice(f"{player.name} left") + self._lobby_all() \
@@ -95,6 +96,12 @@ class Turns(HostParts):
         seat = self.seat_of(player)
         out += self._apply(self.driver.leave(seat, now), Leave(seat=seat), now)
         return out + self._lobby_all()
+
+    def _on_quit(self, conn: Conn, msg: M.Quit, now: float) -> list[Out]:
+        """The player closes this terminal on purpose; the seat is held as for a lost
+        connection, and the others are told that they quit (when the connection closes)."""
+        conn.quitting = True
+        return []
 
     def _apply(self, events: list[Event], action: Action, now: float) -> list[Out]:
         """What the others learn after the driver played ``action``: commitments, views."""
