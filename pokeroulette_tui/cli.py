@@ -1,4 +1,4 @@
-"""The command line: play (default), rules, simulate, host, join."""
+"""The command line: play (default), rules, preset, simulate, host, join."""
 
 from __future__ import annotations
 
@@ -8,11 +8,21 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, NoReturn, Sequence
 
 from pokeroulette_tui import __version__
-from pokeroulette_tui.engine.rules import OPTION_HELP, PRESET_NOTES, PRESETS, RuleError, RuleSet, preset
+from pokeroulette_tui.engine.rules import (
+    OPTION_CHOICES,
+    OPTION_HELP,
+    PRESET_NOTES,
+    PRESETS,
+    RuleError,
+    RuleSet,
+)
+from pokeroulette_tui.engine.words import changes_words, option_words, setting_words, value_words
 from pokeroulette_tui.errors import CliError  # also importable from here, as it always was
 
 if TYPE_CHECKING:  # argparse loads when a command line is given (``pokeroulette`` alone needs none)
     import argparse
+
+    from pokeroulette_tui.engine.presets import Preset
 
 
 def parse_rule_overrides(pairs: Sequence[str], base: RuleSet) -> RuleSet:
@@ -30,35 +40,64 @@ def parse_rule_overrides(pairs: Sequence[str], base: RuleSet) -> RuleSet:
         if name not in OPTION_HELP:
             raise CliError(f"unknown rule option {name!r}; `pokeroulette rules --list` shows them")
         current = getattr(base, name)
+        words = option_words(name).lower()
+        what = f"--rule {name}" + ("" if words == name.replace("_", " ") else f" ({words})")
         if isinstance(current, bool):
             low = raw.strip().lower()
             if low not in ("yes", "no", "true", "false", "on", "off", "1", "0"):
-                raise CliError(f"{name} takes yes or no, got {raw!r}")
+                raise CliError(f"{what} takes yes or no, got {raw!r}")
             changes[name] = low in ("yes", "true", "on", "1")
         elif isinstance(current, int):
             try:
                 changes[name] = int(raw)
             except ValueError:
-                raise CliError(f"{name} takes a whole number, got {raw!r}") from None
+                raise CliError(f"{what} takes a whole number, got {raw!r}") from None
         else:
             changes[name] = raw.strip()
     try:
         return base.replace(**changes)
     except RuleError as exc:
+        raise CliError(rule_problem(exc)) from None
+
+
+def rule_problem(exc: RuleError) -> str:
+    """A RuleError for the command line: its words, and the option name a user types.
+
+    >>> rule_problem(RuleError("Forfeit tokens must be between 5 and 7 (got 9)", "tokens"))
+    'tokens: Forfeit tokens must be between 5 and 7 (got 9)'
+    """
+    message = str(exc)
+    if exc.option and f"({exc.option})" not in message:
+        message = f"{exc.option}: {message}"
+    return message
+
+
+def find_preset(name: str) -> Preset:
+    """A built-in or saved preset by name, or CliError in one line."""
+    from pokeroulette_tui.engine.presets import PresetError
+    from pokeroulette_tui.paths import saved_presets
+
+    try:
+        return saved_presets().get(name)
+    except PresetError as exc:
         raise CliError(str(exc)) from None
 
 
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
-    try:
-        base = preset(args.preset or "classic")
-    except RuleError as exc:
-        raise CliError(str(exc)) from None
+    """The rules of ``--preset`` (built in or saved; classic if not given) with any ``--rule``."""
+    name = args.preset or "classic"
+    if name in PRESETS:
+        base = PRESETS[name]
+    else:
+        found = find_preset(name)
+        args.preset, base = found.name, found.rules  # the name as it is spelled where it is kept
     return parse_rule_overrides(args.rule or [], base)
 
 
 def _add_rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--preset", default=None,  # (None: not given, so "classic" can be asked for)
-                   help=f"rule preset: {', '.join(PRESETS)} (default classic)")
+                   help=f"rule preset: {', '.join(PRESETS)} (default classic), or one you "
+                        "saved (`pokeroulette preset list`)")
     p.add_argument("--rule", action="append", metavar="NAME=VALUE",
                    help="change one rule option (repeatable), e.g. --rule ante=5")
 
@@ -91,6 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None, help="fixed shuffle (for testing and replays)")
     play.add_argument("--new", action="store_true", help="start a new game, ignoring any autosave")
     play.add_argument("--setup", action="store_true", help="open the table-setup screen first")
+    play.add_argument("--speed", default=None, metavar="SPEED",
+                      help="pace of the dealer and the bots: slow, normal, fast or instant "
+                           "(remembered; v at the table changes it)")
 
     rules = sub.add_parser("rules", help="print a rule set in plain words")
     _add_rules_args(rules)
@@ -98,6 +140,25 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--json", action="store_true", help="print the options as JSON")
     rules.add_argument("--doc", action="store_true",
                        help="print the whole rules reference (every option, every decision)")
+
+    presets = sub.add_parser("preset", help="save, list, delete, export and import rule presets")
+    what = presets.add_subparsers(dest="preset_command", metavar="ACTION", required=True)
+    what.add_parser("list", help="the built-in and saved presets")
+    save = what.add_parser("save", help="save --preset/--rule as a preset of your own")
+    save.add_argument("name", metavar="NAME")
+    _add_rules_args(save)
+    save.add_argument("--note", default="", help="a line about it (shown beside its name)")
+    save.add_argument("--replace", action="store_true", help="replace a saved preset of that name")
+    delete = what.add_parser("delete", help="delete a saved preset")
+    delete.add_argument("name", metavar="NAME")
+    export = what.add_parser("export", help="write a preset to a file (- for the screen)")
+    export.add_argument("name", metavar="NAME")
+    export.add_argument("file", metavar="FILE")
+    export.add_argument("--replace", action="store_true", help="overwrite FILE if it exists")
+    load = what.add_parser("import", help="check a preset file and save it as a preset")
+    load.add_argument("file", metavar="FILE")
+    load.add_argument("--name", default=None, help="save it under this name instead of its own")
+    load.add_argument("--replace", action="store_true", help="replace a saved preset of that name")
 
     sim = sub.add_parser("simulate", help="play bot games with no screen and report")
     _add_rules_args(sim)
@@ -184,14 +245,81 @@ def cmd_rules(args: argparse.Namespace) -> int:
         print(json.dumps(r.to_dict(), indent=2))
         return 0
     if args.list:
+        print("Every option: NAME=VALUE as --rule takes it, then the same in words.")
         for name, text in OPTION_HELP.items():
-            print(f"{name:26} {str(getattr(r, name)):12} {text}")
+            value = getattr(r, name)
+            typed = ("yes" if value else "no") if isinstance(value, bool) else value
+            print(f"{name + '=' + str(typed):34} {setting_words(name, value)}")
+            print(f"    {text}")
+            if name in OPTION_CHOICES:
+                print("    values: " + ", ".join(f"{c} ({value_words(name, c).lower()})"
+                                             for c in OPTION_CHOICES[name]))
         return 0
-    name = args.preset or "classic"
-    print(f"Rules: preset {name} ({PRESET_NOTES[name]})")
+    found = find_preset(args.preset or "classic")
+    kind = "preset" if found.built_in else "saved preset"
+    print(f"Rules: {kind} {found.name}" + (f" ({found.note})" if found.note else ""))
+    if r != found.rules:
+        print(f"Changed: {changes_words(found.rules, r)}")
     for line in r.describe():
         print("  " + line)
     return 0
+
+
+def cmd_preset(args: argparse.Namespace) -> int:
+    """``pokeroulette preset list|save|delete|export|import``."""
+    from pathlib import Path
+
+    from pokeroulette_tui.engine.presets import Preset, PresetError
+    from pokeroulette_tui.paths import saved_presets
+
+    folder = saved_presets()
+    action = args.preset_command
+    try:
+        if action == "list":
+            saved, problems = folder.scan()
+            print("Built in:")
+            for name, note in PRESET_NOTES.items():
+                print(f"  {name:16} {note}")
+            print(f"Saved ({folder.folder}):" if saved or problems else
+                  "Saved: none yet (save one on the setup screen, or with `pokeroulette preset save`)")
+            for p in saved:
+                print(f"  {p.name:16} {p.note or 'changed from classic: ' + (changes_words(RuleSet(), p.rules) or 'nothing')}")
+            for line in problems:
+                print(f"  (cannot be used) {line}")
+        elif action == "save":
+            rules = rules_from_args(args)
+            path = folder.save(Preset(args.name, rules, args.note), replace=args.replace)
+            print(f"Saved the preset {path.stem!r}: play it with `pokeroulette --preset {_quoted(path.stem)}`")
+        elif action == "delete":
+            path = folder.delete(args.name)
+            print(f"Deleted the saved preset {path.stem!r}")
+        elif action == "export":
+            if args.file == "-":
+                from pokeroulette_tui.engine.presets import preset_text
+
+                print(preset_text(folder.get(args.name)), end="")
+            else:
+                found = folder.export(args.name, Path(args.file), replace=args.replace)
+                print(f"Wrote the preset {found.name!r} to {args.file}")
+        else:  # import
+            found = folder.import_file(Path(args.file), name=args.name, replace=args.replace)
+            print(f"Imported the preset {found.name!r}: play it with `pokeroulette --preset {_quoted(found.name)}`")
+    except PresetError as exc:
+        message = str(exc)
+        if action in ("save", "import") and "already exists" in message:
+            message += " (add --replace to replace it" + (", or --name to import it under another name)"
+                                                          if action == "import" else ")")
+        elif action == "import" and "built-in preset" in message:
+            message += " (add --name NAME to import it under another name)"
+        raise CliError(message) from None
+    return 0
+
+
+def _quoted(name: str) -> str:
+    """A preset name as it would be typed in a shell."""
+    import shlex
+
+    return shlex.quote(name)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -223,9 +351,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     try:
+        from pokeroulette_tui.ui.config import speed_problem
         from pokeroulette_tui.ui.launch import run_play
     except ImportError as exc:  # pragma: no cover - the UI ships with the package
         raise CliError(f"the terminal table is not available: {exc}") from None
+    speed = getattr(args, "speed", None)
+    if speed is not None and speed_problem(speed):
+        raise CliError(f"--speed: {speed_problem(speed)}")
     return run_play(args, rules_from_args(args))
 
 
@@ -245,12 +377,13 @@ def cmd_join(args: argparse.Namespace) -> int:
     return run_join(args)
 
 
-COMMANDS = {"play": cmd_play, "rules": cmd_rules, "simulate": cmd_simulate,
+COMMANDS = {"play": cmd_play, "rules": cmd_rules, "preset": cmd_preset, "simulate": cmd_simulate,
             "host": cmd_host, "join": cmd_join}
 
 
 PLAY_DEFAULTS = {"command": "play", "preset": None, "rule": None, "players": None,
-                 "humans": None, "bot": None, "seed": None, "new": False, "setup": False}
+                 "humans": None, "bot": None, "seed": None, "new": False, "setup": False,
+                 "speed": None}
 """What ``pokeroulette play`` with no flags parses to (a test keeps it equal to the parser's)."""
 
 
@@ -269,3 +402,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (``| head``): nothing more to say
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

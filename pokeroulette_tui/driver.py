@@ -20,13 +20,15 @@ tests drive it with plain numbers.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
-from pokeroulette_tui.engine.actions import (Action, Check, Cut, Discard, Fold, IllegalAction,
-                                             Leave, MoveStockToActive)
+from pokeroulette_tui.engine.actions import (Action, AllIn, Call, Check, Cut, Discard, Fold,
+                                             IllegalAction, Leave, MoveStockToActive)
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.game import dealer_to_act, legal_actions
+from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.table import Table
 
 
@@ -43,6 +45,35 @@ class Pace:
     hand_pause: float | None = None
     turn_timeout: float = 0.0       # a human's turn, then the timer plays for them
     away_after: int = 3             # consecutive timeouts before a seat is "away"
+    auto_cut: bool = False          # a human's cut is made for them, at a random place
+
+
+PREACTIONS = {"check_fold": "check/fold", "call_any": "check/call any"}
+"""What a seat may arm before its turn in a betting round (name: words for the screen).
+
+``check_fold`` checks if that is free, else folds; ``call_any`` checks if free, else calls
+whatever the bet is (all in if the call takes the whole stack). As in poker clients, both
+stay armed whatever the others bet, are played once, and lapse when the betting round ends.
+"""
+
+
+def preaction_move(kind: str, legal: list[Action]) -> Action | None:
+    """The action an armed pre-action plays, given the seat's legal actions (None: none fits).
+
+    >>> preaction_move("check_fold", [Check(seat=1), Fold(seat=1)])
+    Check(seat=1)
+    >>> preaction_move("check_fold", [Call(seat=1), Fold(seat=1)]), preaction_move("call_any", [Call(seat=1), Fold(seat=1)])
+    (Fold(seat=1), Call(seat=1))
+    """
+    for a in legal:
+        if isinstance(a, Check):
+            return a
+    wanted = (Fold,) if kind == "check_fold" else (Call, AllIn)
+    for kind_of in wanted:  # a call before going all in: all in only when that is the call
+        for a in legal:
+            if isinstance(a, kind_of):
+                return a
+    return None
 
 
 @dataclass
@@ -109,6 +140,10 @@ class Driver:
         self.turn_start = self.stamp        # the action count when that turn began
         self._job: BotJob | None = None     # handed out, not answered yet
         self._chosen: tuple[int, Action] | None = None  # (stamp, a bot's answer)
+        #: seat -> (pre-action, the betting round it was armed in): see :meth:`arm`
+        self.preactions: dict[int, tuple[str, tuple[int, int, str]]] = {}
+        #: Dealer and bot steps at no pause until a person must decide (:meth:`skip`).
+        self.skipping = False
 
     # -- queries ----------------------------------------------------------------------------
     @property
@@ -129,6 +164,27 @@ class Driver:
         s = self.table.state
         return (self.pace.hand_pause is None and s.phase == "hand_over" and not s.game_over
                 and s.hand_no > self._seen)
+
+    def armed(self, seat: int) -> str | None:
+        """The pre-action ``seat`` has armed for this betting round, if any."""
+        pre = self.preactions.get(seat)
+        return pre[0] if pre is not None and pre[1] == self._round() else None
+
+    def standing_move(self) -> Action | None:
+        """What a person's turn plays by itself now, at once: the pre-action that seat armed,
+        or (``Pace.auto_cut``) its cut at a random place. None: the person decides."""
+        seat = self.table.waiting_for_human()
+        if seat is None or self.result_pending():
+            return None
+        kind = self.armed(seat)
+        if kind is not None:
+            move = preaction_move(kind, self.table.legal(seat))
+            if move is not None:
+                return move
+        if self.pace.auto_cut and self.table.state.phase == Phase.CUT:
+            if any(isinstance(a, Cut) for a in self.table.legal(seat)):
+                return Cut(seat=seat, position=self._cut_place())
+        return None
 
     def next_deal(self) -> float | None:
         """A table that pauses after each hand: when the next hand is dealt (None: not in
@@ -154,12 +210,46 @@ class Driver:
         except IllegalAction:
             return []
 
+    def arm(self, seat: int, kind: str) -> None:
+        """Arm a pre-action for ``seat``'s next turn in this betting round (see
+        :data:`PREACTIONS`); raises IllegalAction, saying why, when it cannot be armed."""
+        s = self.table.state
+        if kind not in PREACTIONS:
+            raise IllegalAction(f"there is no pre-action called {kind!r}")
+        if not 0 <= seat < s.n or seat in self.table.bots:
+            raise IllegalAction("pre-actions are for the seats of people at this table")
+        key = self._round()
+        if key is None or s.game_over:
+            raise IllegalAction("pre-actions are armed during a betting round")
+        if s.to_act == seat:
+            raise IllegalAction("it is your turn: act now")
+        if not s.seats[seat].can_act:
+            raise IllegalAction(f"{s.seats[seat].name} has no more bets to make this hand")
+        self.preactions[seat] = (kind, key)
+
+    def disarm(self, seat: int) -> None:
+        """Forget ``seat``'s pre-action (nothing if none is armed)."""
+        self.preactions.pop(seat, None)
+
+    def skip(self, now: float, on: bool = True) -> None:
+        """Dealer and bot steps at no pause until a person is to decide (``on=False``: at
+        the usual pace again)."""
+        self.skipping = on and not self.table.state.game_over
+        if self.skipping:
+            self.next_auto = min(self.next_auto, now)
+
+    def repace(self, pace: Pace, now: float) -> None:
+        """Go on at ``pace`` (the player changed the speed): a step already waiting comes no
+        later than the new pause after ``now``."""
+        self.pace = pace
+        self.next_auto = min(self.next_auto, now + pace.delay)
+
     def release(self, now: float) -> None:
         """The result has been seen: the next deal comes after the usual pause."""
         hand = self.table.state.hand_no
         if hand > self._seen:
             self._seen = hand
-            self.next_auto = max(self.next_auto, now + self.pace.delay)
+            self.next_auto = max(self.next_auto, now + (0.0 if self.skipping else self.pace.delay))
 
     def rearm(self, now: float) -> None:
         """Restart the turn timer with a full turn (a seat came back)."""
@@ -194,15 +284,43 @@ class Driver:
         if bot is not None:
             self.deadline = None
             return self._bot_step(now)
+        move = self.standing_move()
+        if move is not None:  # armed by the person: played at once, no pause, no timer
+            self.deadline = None
+            return Step(action=move)
+        self.skipping = False  # a person decides: skipping to their turn is done
         return self._human_step(now)
 
     # -- inside -----------------------------------------------------------------------------
+    def _round(self) -> tuple[int, int, str] | None:
+        """The betting round being played (None outside one): a pre-action's lifetime."""
+        s = self.table.state
+        if s.phase != Phase.BETTING:
+            return None
+        return (s.hand_no, s.round_no, s.betting_round)
+
+    def _cut_place(self) -> int:
+        """A random place to cut: from the table's seed and the move number when the table
+        has a fixed shuffle (so a replay cuts the same), else from the system's generator."""
+        deck = len(self.table.state.deck)
+        if self.table.seed is None:
+            return random.SystemRandom().randint(1, max(1, deck - 1))
+        return random.Random(self.table.seed * 7919 + 4099 + self.stamp).randint(1, max(1, deck - 1))
+
     def _moved(self, action: Action, now: float) -> None:
         s = self.table.state
         self._chosen = None
+        if action.seat is not None:
+            self.preactions.pop(action.seat, None)  # played (or the seat acted itself)
+        key = self._round()
+        self.preactions = {seat: pre for seat, pre in self.preactions.items() if pre[1] == key}
+        if s.game_over:
+            self.skipping = False
         pause = self.pace.delay
         if s.phase == "hand_over" and self.pace.hand_pause is not None:
             pause = self.pace.hand_pause
+        elif self.skipping:
+            pause = 0.0
         elif (s.to_act is not None and s.to_act in self.table.bots
               and not dealer_to_act(s) and self.pace.bot_delay is not None):
             pause = self.pace.bot_delay

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pokeroulette_tui.engine.presets import PresetFolder
 
 APP = "pokeroulette"
 
@@ -39,6 +43,19 @@ def data_home() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir(APP))
+
+
+def presets_home() -> Path:
+    """The folder of the table's saved presets, not made: ``presets`` in the data folder
+    (made, owner-only, when the first preset is saved)."""
+    return data_home() / "presets"
+
+
+def saved_presets() -> PresetFolder:
+    """The saved presets (the presets module is imported when asked for)."""
+    from pokeroulette_tui.engine.presets import PresetFolder
+
+    return PresetFolder(presets_home())
 
 
 def config_dir() -> Path:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import abc
 import asyncio
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import AsyncIterator
 
 from pokeroulette_tui.engine.actions import Action, IllegalAction
@@ -63,6 +63,44 @@ class Session(abc.ABC):
     has_lobby: bool = False
     #: False while the table is still in its lobby.
     game_started: bool = True
+    #: The table's pace is set at this terminal (a local table): :attr:`delay`, :meth:`set_delay`.
+    can_pace: bool = False
+    #: Pre-actions (:meth:`arm`) and skipping to a person's turn (:meth:`skip`) work here
+    #: (a local table; a network table's pace and turns are the host's).
+    can_preact: bool = False
+
+    @property
+    def delay(self) -> float:
+        """Seconds between the dealer's and the bots' steps (0 where this terminal does not
+        pace the table)."""
+        return 0.0
+
+    async def set_delay(self, delay: float) -> None:
+        """Pace the dealer's and the bots' steps ``delay`` seconds apart from now on."""
+        raise IllegalAction("the host paces this table")
+
+    def armed(self, seat: int) -> str | None:
+        """The pre-action ``seat`` has armed for this betting round (a key of
+        :data:`~pokeroulette_tui.driver.PREACTIONS`), or None."""
+        return None
+
+    async def arm(self, seat: int, kind: str) -> None:
+        """Arm ``kind`` (a key of PREACTIONS) for ``seat``'s next turn in this betting round:
+        it is played at once when that turn comes. Raises IllegalAction with the reason."""
+        raise IllegalAction("pre-actions are not available at this table")
+
+    async def disarm(self, seat: int) -> None:
+        """Forget ``seat``'s pre-action."""
+
+    @property
+    def skipping(self) -> bool:
+        """True while the dealer and the bots play at no pause until a person's turn."""
+        return False
+
+    async def skip(self, on: bool = True) -> None:
+        """Play the dealer's and the bots' steps at no pause until a person at this terminal
+        is to decide (``on=False``: back to the usual pace)."""
+        raise IllegalAction("the host paces this table")
 
     @property
     def can_chat(self) -> bool:
@@ -122,12 +160,16 @@ class LocalSession(Session):
     deals the next hand that many seconds after the result instead, as a network host does.
     """
 
+    can_pace = True
+    can_preact = True
+
     def __init__(self, table: Table, *, delay: float = 0.6, bot_delay: float | None = None,
-                 hand_pause: float | None = None) -> None:
+                 hand_pause: float | None = None, auto_cut: bool = False) -> None:
         self.table = table
         self.rules = table.state.rules
         self.local_seats = tuple(table.human_seats)
-        self.driver = Driver(table, Pace(delay=delay, bot_delay=bot_delay, hand_pause=hand_pause))
+        self.driver = Driver(table, Pace(delay=delay, bot_delay=bot_delay, hand_pause=hand_pause,
+                                         auto_cut=auto_cut))
         self.holds_results = hand_pause is None
         self._queue: asyncio.Queue[Update] = asyncio.Queue()
         self._wake = asyncio.Event()
@@ -167,8 +209,51 @@ class LocalSession(Session):
     async def act(self, action: Action) -> None:
         if action.seat not in self.local_seats:
             raise IllegalAction("that seat is not played at this terminal")
-        self._publish(self.driver.play(action, asyncio.get_running_loop().time()))
+        now = asyncio.get_running_loop().time()
+        self._publish(self.driver.play(action, now))
+        self._play_standing(now)
         self._wake.set()
+
+    # -- pace, pre-actions, skipping ----------------------------------------------------------
+    @property
+    def delay(self) -> float:
+        return self.driver.pace.delay
+
+    async def set_delay(self, delay: float) -> None:
+        if not delay >= 0:
+            raise IllegalAction("a pause is 0 seconds or more")
+        loop = asyncio.get_running_loop()
+        self.driver.repace(replace(self.driver.pace, delay=delay), loop.time())
+        self._wake.set()
+
+    def armed(self, seat: int) -> str | None:
+        return self.driver.armed(seat)
+
+    async def arm(self, seat: int, kind: str) -> None:
+        if seat not in self.local_seats:
+            raise IllegalAction("that seat is not played at this terminal")
+        self.driver.arm(seat, kind)
+
+    async def disarm(self, seat: int) -> None:
+        self.driver.disarm(seat)
+
+    @property
+    def skipping(self) -> bool:
+        return self.driver.skipping
+
+    async def skip(self, on: bool = True) -> None:
+        self.driver.skip(asyncio.get_running_loop().time(), on)
+        self._wake.set()
+
+    def _play_standing(self, now: float) -> None:
+        """Play at once what people armed for the turn that has just come (a pre-action, an
+        auto cut), so the screen never sees that turn waiting for them (in hot-seat it would
+        ask for the player by the privacy screen)."""
+        for _ in range(4 * len(self.table.state.seats)):
+            move = self.driver.standing_move()
+            if move is None:
+                return
+            self._publish(self.driver.play(move, now))
 
     def _publish(self, events: list[Event]) -> None:
         over = any(isinstance(e, HandOver) for e in events)
@@ -204,6 +289,7 @@ class LocalSession(Session):
                     log.exception("the table's own step %s was refused", step.action)
                     return
                 self._publish(events)
+                self._play_standing(loop.time())
                 await asyncio.sleep(0)
                 continue
             if self.table.state.game_over:

@@ -187,7 +187,7 @@ def test_rule_1_agreed_suit_order_is_used_and_not_drawn(order):
 
 @pytest.mark.parametrize("bad", ["SHD", "SSHD", "SHDX", "random", ""])
 def test_rule_1_suit_order_must_be_drawn_or_a_permutation(bad):
-    with pytest.raises(RuleError, match="suit_order"):
+    with pytest.raises(RuleError, match="Suit order must be drawn"):
         RuleSet(suit_order=bad)
 
 

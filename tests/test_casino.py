@@ -375,3 +375,45 @@ def test_the_rules_document_shows_the_odds_the_program_computes():
 
     text = (Path(__file__).resolve().parents[1] / "docs" / "RULES.md").read_text()
     assert report(DEFAULT) in text
+
+
+# -- the command line ------------------------------------------------------------------------
+
+def test_cli_prints_the_odds_and_checks_a_simulation(tmp_path, monkeypatch, capsys):
+    from pokeroulette_tui.cli import main
+
+    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
+    assert main(["casino", "--odds"]) == 0
+    out = capsys.readouterr().out
+    assert "pair of sixes or better" in out and "3.74%" in out and "373,675" in out
+    assert main(["casino", "--simulate", "2000", "--seed", "3"]) == 0
+    assert "21 of 21 bets agree" in capsys.readouterr().out
+
+
+def test_cli_casino_mistakes_are_one_line(tmp_path, monkeypatch, capsys):
+    from pokeroulette_tui.cli import main
+
+    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
+    bad = tmp_path / "bad.toml"
+    bad.write_text("wild = 0\n")
+    for argv, words in ((["--pay-table", "nope"], "no pay table called 'nope'"),
+                        (["--pay-table", str(bad)], "wild must be a whole payout"),
+                        (["--players", "Ana,,Bo"], "names separated by commas"),
+                        (["--players", "Ana,Ana"], "each name once"),
+                        (["--simulate", "5"], "100 to 10000000 rounds")):
+        assert main(["casino", *argv]) == 2
+        err = capsys.readouterr().err
+        assert words in err and err.count("\n") == 1, err
+
+
+def test_cli_resets_a_bankroll_and_the_jackpot(tmp_path, monkeypatch, capsys):
+    from pokeroulette_tui.cli import main
+
+    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
+    store = CasinoStore.open(tmp_path / "data" / "casino.json")
+    store.bankrolls["Ana"] = 3
+    store.jackpots["default"] = 77
+    store.write()
+    assert main(["casino", "--reset-bankroll", "Ana", "--reset-jackpot"]) == 0
+    again = CasinoStore.open(tmp_path / "data" / "casino.json")
+    assert again.bankroll("Ana") == START_BANKROLL and again.jackpot(DEFAULT) == 1_000_000

@@ -49,7 +49,7 @@ def test_rule_override_applies(capsys):
     (["rules", "--rule", "ante=lots"], "ante takes a whole number"),
     (["rules", "--rule", "tokens=12"], "tokens must be between 5 and 7"),
     (["rules", "--rule", "claim_match_card=maybe"], "takes yes or no"),
-    (["rules", "--rule", "suit_order=SSHD"], "suit_order must be"),
+    (["rules", "--rule", "suit_order=SSHD"], "suit_order: Suit order must be drawn"),
     (["simulate", "--players", "1"], "--players must be between"),
     (["simulate", "--games", "0"], "--games must be between"),
     (["simulate", "--bots", "godlike"], "unknown bot level 'godlike'"),

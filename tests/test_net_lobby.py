@@ -10,7 +10,8 @@ from rich.console import Console
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.net.client import RemoteSession
 from pokeroulette_tui.ui.config import AppConfig
-from pokeroulette_tui.ui.screens.lobby import LobbyApp, LobbyScreen, chat_line, seats_table
+from pokeroulette_tui.ui.screens.lobby import LobbyApp, LobbyScreen, seats_table
+from pokeroulette_tui.ui.widgets.chat import chat_text as chat_line
 
 from net_helpers import RawClient, Served
 

@@ -1,4 +1,5 @@
-"""SVG snapshots of the main screens (pytest-textual-snapshot), at 80×24 and 160×48.
+"""SVG snapshots of the main screens (pytest-textual-snapshot), at 80×24, 160×48 and 200×60,
+and the notice of a terminal too small for the table.
 
 Every table is played to its moment with fixed seeds and no pauses, the login name is
 fixed and the settings live in a temporary folder, so each picture is the same on every
@@ -15,9 +16,11 @@ from pokeroulette_tui.session import LocalSession
 from pokeroulette_tui.table import Table
 from pokeroulette_tui.ui.app import PokerApp, make_app
 from pokeroulette_tui.ui.config import AppConfig
-from ui_pilot import press, settle, step, table_until
+from fake_session import FakeSession
+from ui_pilot import fake_at_turn, press, settle, step, table_until
 
-SIZES = {"80x24": (80, 24), "160x48": (160, 48)}
+SIZES = {"80x24": (80, 24), "160x48": (160, 48), "200x60": (200, 60)}
+SMALL_SIZES = {k: SIZES[k] for k in ("80x24", "160x48")}  # the screens before the table
 NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ida", "Jo"]
 
 
@@ -62,12 +65,12 @@ def mid_hand(size: str) -> Table:
     return table_until(PRESETS["classic"], seats_for(size), 3, my_turn("betting", 3))
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", SMALL_SIZES)
 def test_start_screen(snap_compare, size):
     assert snap_compare(make_app(AppConfig(delay=0)), terminal_size=SIZES[size])
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", SMALL_SIZES)
 def test_setup_screen(snap_compare, size):
     assert snap_compare(make_app(AppConfig(delay=0)), press=["s"], terminal_size=SIZES[size])
 
@@ -108,3 +111,58 @@ def test_draw_exchange(snap_compare):
 def test_leave_confirm(snap_compare):
     app, session = app_at(mid_hand("80x24"))
     assert snap_compare(app, run_before=settled_with(session, "l"))
+
+
+def test_table_four_seats_wide(snap_compare):
+    """Four seats at 160×48: two columns, boxed cards at every seat, big cards in the hand."""
+    app, session = app_at(mid_hand("80x24"))
+    assert snap_compare(app, terminal_size=(160, 48), run_before=settled_with(session))
+
+
+def test_terminal_too_small(snap_compare):
+    app, session = app_at(mid_hand("80x24"))
+    assert snap_compare(app, terminal_size=(40, 12), run_before=settled_with(session))
+
+
+class ChatTable(FakeSession):
+    """A network table as the client sees it: chat on, the messages kept."""
+
+    chat_lines: list[dict] = []
+
+
+def chat_table() -> ChatTable:
+    plain = fake_at_turn(PRESETS["classic"], seats_for("80x24"), 5)
+    session = ChatTable(plain.views, local_seats=plain.local_seats, history=plain.history(),
+                        chat=True, holds_results=False)
+    session.chat_lines = [
+        {"name": "Bo", "text": "good luck all", "spectator": False},
+        {"name": "Eve", "text": "watching from the train, this is a long line to wrap",
+         "spectator": True},
+        {"name": "Cy", "text": "[b]no markup[/b] here", "spectator": False},
+        {"name": "Ada", "text": "thanks!", "spectator": False},
+    ]
+    return session
+
+
+async def _chat_settled(pilot) -> None:
+    await step(pilot)
+    pilot.app.clear_notifications()
+    await step(pilot)
+
+
+@pytest.mark.parametrize("size", ["160x48", "200x60"])
+def test_chat_panel(snap_compare, size):
+    session = chat_table()
+    assert snap_compare(make_app(AppConfig(delay=0), session), terminal_size=SIZES[size],
+                        run_before=_chat_settled)
+
+
+def test_chat_screen(snap_compare):
+    session = chat_table()
+
+    async def run_before(pilot) -> None:
+        await _chat_settled(pilot)
+        await press(pilot, "m")
+        await step(pilot)
+
+    assert snap_compare(make_app(AppConfig(delay=0), session), run_before=run_before)

@@ -71,7 +71,7 @@ def test_boxed_row_shapes():
     lines = text.plain.split("\n")
     assert len(lines) == 4
     assert lines[0] == "╭───╮ ╭───╮ ╭───╮ ╭───╮"
-    assert lines[1] == "│ A♠│ │10♥│ │▒▒▒│ │ ★ │"
+    assert lines[1] == "│ A♠│ │ T♥│ │▒▒▒│ │ ★ │"  # a ten is T on every face
     assert lines[2] == "╰───╯ ╰───╯ ╰───╯ ╰───╯"
     assert lines[3].split() == ["1", "2", "3", "4"]
     assert all(len(line) == 4 * BOX_WIDTH + 3 for line in lines)

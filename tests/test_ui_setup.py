@@ -204,7 +204,8 @@ async def test_setup_by_keys_preset_option_seats_and_start():
         await pilot.press("space")
         await pilot.pause()
         assert screen.query_one("#opt-suit_tiebreak", Switch).value is True
-        assert "changed: suit tiebreak, tokens" in text_of(app, "#preset-note")
+        assert "Changed: suits break ties, forfeit tokens" in text_of(app, "#preset-note")
+        assert "no betting" not in text_of(app, "#preset-note")  # the blurb goes once changed
         # seats: three, the second a person called Ada
         await choose(pilot, "seat-count", 3)
         await choose(pilot, "seat-kind-1", "human")
@@ -236,7 +237,7 @@ async def test_invalid_combination_and_seat_problems_are_reported():
         screen = app.screen
         assert isinstance(screen, SetupScreen)
         await choose(pilot, "opt-forfeit_mode", "most_chips_lost")
-        assert "most_chips_lost needs betting on" in text_of(app, "#setup-error")
+        assert "“Who lost most chips pays” needs betting" in text_of(app, "#setup-error")
         await choose(pilot, "opt-betting", "each_round")
         assert text_of(app, "#setup-error") == ""
         await type_into(pilot, "seat-name-2", "tester")  # seat 1 has the login name
@@ -247,7 +248,7 @@ async def test_invalid_combination_and_seat_problems_are_reported():
         await type_into(pilot, "seat-name-2", "")
         assert "Seat 3 needs a name" in text_of(app, "#setup-error")
         await type_into(pilot, "opt-ante", "")
-        assert "ante takes a whole number" in text_of(app, "#setup-error")
+        assert "Ante must be a whole number (you typed nothing)" in text_of(app, "#setup-error")
         await pilot.press("1")
         await pilot.pause()
         assert "Seat 3 needs a name" in text_of(app, "#setup-error")
@@ -285,6 +286,8 @@ async def test_setup_tab_order_and_scrolling_at_80x24():
         assert app.focused.id == "preset"
         await pilot.press("shift+tab")  # Start is one key away from the top
         assert app.focused.id == "start"
+        await pilot.press("tab", "tab")
+        assert app.focused.id == "preset-name"  # the row that saves the rules as a preset
         await pilot.press("tab", "tab")
         assert app.focused.id == "opt-variant"
         body = screen.query_one("#setup-body")

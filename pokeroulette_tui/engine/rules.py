@@ -7,10 +7,16 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from pokeroulette_tui.engine.cards import SUIT_SYMBOLS, SUITS
+from pokeroulette_tui.engine.words import OPTION_HELP, option_words, value_words  # noqa: F401 - OPTION_HELP: importable from here, as it always was
 
 
 class RuleError(ValueError):
-    """A rule option with a value the engine cannot play."""
+    """A rule option with a value the engine cannot play; ``option`` names the option to
+    blame (None when no single one is), the message says it in words."""
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -35,7 +41,7 @@ class RuleSet:
     >>> RuleSet(tokens=9)
     Traceback (most recent call last):
     ...
-    pokeroulette_tui.engine.rules.RuleError: tokens must be between 5 and 7 (got 9)
+    pokeroulette_tui.engine.rules.RuleError: Forfeit tokens must be between 5 and 7 (got 9)
     """
 
     variant: str = "roulette"
@@ -70,43 +76,47 @@ class RuleSet:
         for name, choices in _CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
-                raise RuleError(f"{name} must be one of {', '.join(choices)} (got {value!r})")
+                raise RuleError(f"{option_words(name)} ({name}) must be one of {', '.join(choices)} "
+                                f"(got {value!r})", name)
         for f in fields(self):
             value = getattr(self, f.name)
             want = type(f.default)
+            what = option_words(f.name)
             if want is int and (not isinstance(value, int) or isinstance(value, bool)):
-                raise RuleError(f"{f.name} must be a whole number (got {value!r})")
+                raise RuleError(f"{what} must be a whole number (got {value!r})", f.name)
             if want is bool and not isinstance(value, bool):
-                raise RuleError(f"{f.name} must be true or false (got {value!r})")
+                raise RuleError(f"{what} must be yes or no (got {value!r})", f.name)
             if want is str and not isinstance(value, str):
-                raise RuleError(f"{f.name} must be text (got {value!r})")
+                raise RuleError(f"{what} must be text (got {value!r})", f.name)
         if self.suit_order != "drawn":
             order = self.suit_order.upper()
             if sorted(order) != sorted(SUITS):
                 raise RuleError(
-                    f"suit_order must be 'drawn' or an order of the four suits S, H, D, C "
-                    f"such as 'SHDC' (got {self.suit_order!r})")
+                    f"Suit order must be drawn, or the four suits S, H, D, C in an order "
+                    f"such as SHDC (got {self.suit_order!r})", "suit_order")
             object.__setattr__(self, "suit_order", order)
-        if not 2 <= self.min_players <= 10:
-            raise RuleError(f"min_players must be between 2 and 10 (got {self.min_players})")
-        if not 0 <= self.max_draw <= 5:
-            raise RuleError(f"max_draw must be between 0 and 5 (got {self.max_draw})")
-        if not 5 <= self.tokens <= 7:
-            raise RuleError(f"tokens must be between 5 and 7 (got {self.tokens})")
-        if self.ante < 0 or self.ante > 1_000_000:
-            raise RuleError(f"ante must be between 0 and 1000000 (got {self.ante})")
-        if not 1 <= self.starting_chips <= 1_000_000_000:
-            raise RuleError(f"starting_chips must be between 1 and 1000000000 (got {self.starting_chips})")
+        for name, lo, hi in (("min_players", 2, 10), ("max_draw", 0, 5), ("tokens", 5, 7),
+                             ("ante", 0, 1_000_000), ("starting_chips", 1, 1_000_000_000)):
+            value = getattr(self, name)
+            if not lo <= value <= hi:
+                raise RuleError(f"{option_words(name)} must be between {lo} and {hi} (got {value})", name)
         if self.hand_limit < 0:
-            raise RuleError(f"hand_limit must be 0 (no limit) or more (got {self.hand_limit})")
+            raise RuleError(f"Hand limit must be 0 (no limit) or more (got {self.hand_limit})",
+                            "hand_limit")
         if not self.token_name.strip() or len(self.token_name) > 20:
-            raise RuleError("token_name must be 1 to 20 characters")
+            raise RuleError("What the tokens are called must be 1 to 20 characters", "token_name")
+        if not self.token_name.isprintable():
+            raise RuleError("What the tokens are called must be plain text (no control characters)",
+                            "token_name")
         if self.scoring == "forfeit" and self.forfeit_mode == "most_chips_lost" and self.betting == "none":
-            raise RuleError("forfeit_mode most_chips_lost needs betting on (final_only or each_round)")
+            raise RuleError(f"“{value_words('forfeit_mode', 'most_chips_lost')}” needs betting: "
+                            "choose a betting round, or another way to lose a token", "forfeit_mode")
         if self.scoring == "chips" and self.betting == "none" and self.ante == 0:
-            raise RuleError("chip scoring without betting needs an ante, or no chip ever changes hands")
+            raise RuleError("Chip scoring with no betting needs an ante above 0, or no chip ever "
+                            "changes hands", "ante")
         if self.variant == "draw" and self.betting == "final_only":
-            raise RuleError("five-card draw bets before and after the draw: betting must be none or each_round")
+            raise RuleError("Five-card draw bets before and after the draw: choose no betting or "
+                            "betting after every round", "betting")
 
     @property
     def uses_chips(self) -> bool:
@@ -163,32 +173,6 @@ PRESET_NOTES = {
     "swedish": "the Swedish text: match card never claimed, stock card may become an active card",
     "pagat": "pagat.com: stock card to active on a miss, discards reused once, jokers removed at the end",
     "draw": "Mörkpoker: five-card draw, no betting, forfeit tokens",
-}
-
-OPTION_HELP: dict[str, str] = {
-    "variant": "roulette = Poker Roulette; draw = five-card draw (Mörkpoker)",
-    "min_players": "fewest players needed to deal (3 by the book; 2 allowed with a warning)",
-    "suit_order": "suit ranking for ties: drawn (turn cards until every suit shows) or an order like SHDC",
-    "claim_match_card": "both actives share the match card's rank: the match card goes to the stock too",
-    "actives_match_each_other": "alternative reading: two actives sharing a suit or rank are both kept",
-    "stock_to_active": "a player getting one new active may first move a stock card back to active",
-    "reshuffle_discards_once": "the first time the deck runs short, shuffle the discards under it once",
-    "jokers_at_end": "wild = jokers in a stock stand for any card; removed = taken out before the showdown",
-    "five_of_a_kind": "high = beats a straight flush; as_four = counts as four of a kind",
-    "max_draw": "draw: most cards a player may exchange",
-    "suit_tiebreak": "draw: break otherwise equal hands by the suit ranking",
-    "betting": "none, final_only (one round before the showdown) or each_round",
-    "limit": "no_limit (min raise = last bet or raise) or fixed (bet = 2 x ante, 3 raises a round)",
-    "ante": "chips each player pays into the pot before the deal",
-    "starting_chips": "each player's stack at the start",
-    "scoring": "chips (win the pot) or forfeit (the weakest hand loses a token)",
-    "tokens": "forfeit tokens each player starts with (5-7)",
-    "token_name": "what the tokens are called at this table",
-    "forfeit_tie": "replay = tied weakest hands play a deciding hand; all_lose = each loses one",
-    "forfeit_mode": "weakest loses; all_but_winner (fast); most_chips_lost (betting on)",
-    "game_end": "first_out = game ends when someone has no tokens; last_standing = play on",
-    "sit_out": "last_standing: a player at zero sits out one hand, then plays on a last life",
-    "hand_limit": "end the game after this many hands (0 = no limit)",
 }
 
 OPTION_GROUPS: dict[str, tuple[str, ...]] = {

@@ -18,6 +18,49 @@ from pokeroulette_tui.paths import APP, config_dir, config_home, data_dir, data_
 MAX_NAME = 24
 """Longest player name (the engine's ``engine.game.MAX_NAME``, a test keeps them equal)."""
 
+SPEEDS: dict[str, float] = {"slow": 1.2, "normal": 0.6, "fast": 0.25, "instant": 0.0}
+"""The speeds of a local table, slowest first: the seconds between the dealer's and the
+bots' steps (the driver's ``Pace.delay``). At every speed a hand's result stays on screen
+until Enter is pressed (a local table holds it: ``Pace.hand_pause`` None)."""
+
+
+def speed_name(delay: float) -> str:
+    """The speed a pause between steps is, or the pause itself if it is no named speed.
+
+    >>> speed_name(0.6), speed_name(0), speed_name(2)
+    ('normal', 'instant', '2 s a step')
+    """
+    for name, seconds in SPEEDS.items():
+        if abs(seconds - delay) < 1e-9:
+            return name
+    return f"{delay:g} s a step"
+
+
+def next_speed(delay: float) -> str:
+    """The speed after ``delay``'s, cycling slow → normal → fast → instant → slow; a pause
+    that is no named speed goes to the next faster one.
+
+    >>> next_speed(0.6), next_speed(0), next_speed(0.4), next_speed(5)
+    ('fast', 'slow', 'fast', 'slow')
+    """
+    names = list(SPEEDS)
+    current = speed_name(delay)
+    if current in SPEEDS:
+        return names[(names.index(current) + 1) % len(names)]
+    return next((n for n in names if SPEEDS[n] < delay), names[-1])
+
+
+def speed_problem(name: str) -> str | None:
+    """Why ``name`` is not a speed, in one sentence, or None if it is one.
+
+    >>> speed_problem("fast") is None, speed_problem("warp")
+    (True, "unknown speed 'warp' (choose slow, normal, fast or instant)")
+    """
+    if name in SPEEDS:
+        return None
+    *first, last = SPEEDS
+    return f"unknown speed {name!r} (choose {', '.join(first)} or {last})"
+
 
 @dataclass
 class SeatChoice:
@@ -185,7 +228,8 @@ class AppConfig:
 
     theme: str = "dark"            # "dark" or "light" (styles/dark.tcss, styles/light.tcss)
     four_color: bool = False       # four-colour deck: spades black, hearts red, diamonds blue, clubs green
-    delay: float = 0.6             # seconds between dealer/bot steps; 0 in tests
+    delay: float = 0.6             # seconds between dealer/bot steps (SPEEDS names them); 0 in tests
+    auto_cut: bool = False         # a person's cut at a local table is made at a random place
     autosave: bool = True          # save after every action to autosave_path()
     last_setup: dict[str, Any] = field(default_factory=dict)  # the setup screen's last choices
     launch: LaunchOptions = field(default_factory=LaunchOptions, metadata=_RUNTIME)
@@ -201,9 +245,14 @@ class AppConfig:
             return cls()
         known = {f.name for f in fields(cls) if not f.metadata.get("runtime")}
         try:
-            return cls(**{k: v for k, v in data.items() if k in known})
+            config = cls(**{k: v for k, v in data.items() if k in known})
         except TypeError:
             return cls()
+        if isinstance(config.delay, bool) or not isinstance(config.delay, (int, float)) \
+                or not 0 <= config.delay <= 60:
+            config.delay = cls.delay  # a hand-edited pause that no table could keep
+        config.auto_cut = config.auto_cut is True
+        return config
 
     def save(self) -> None:
         from pokeroulette_tui.engine.save import atomic_write

@@ -12,6 +12,7 @@ from pokeroulette_tui.bots import LEVELS
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.ui.config import (
+    SPEEDS,
     AppConfig,
     LaunchOptions,
     TableSetup,
@@ -77,6 +78,10 @@ def run_play(args: argparse.Namespace, rules: RuleSet) -> int:
     """``pokeroulette play``: check the flags, then run the app on its start screen."""
     config = AppConfig.load()
     config.launch = launch_options(args, rules, config)
+    speed = getattr(args, "speed", None)
+    if speed is not None:  # (cli.cmd_play checked the name) a speed is remembered
+        config.delay = SPEEDS[speed]
+        config.save()
     return _run_app(config)
 
 

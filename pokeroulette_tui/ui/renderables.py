@@ -1,9 +1,11 @@
-"""Card faces as pure Rich renderables: compact ``[A♠]``, boxed three-line faces, backs, jokers.
+"""Card faces as pure Rich renderables: compact ``[A♠]``, boxed three- and five-line faces,
+backs, jokers.
 
 Nothing here knows about Textual, so every face is testable on its own. Colour is
 never the only signal: a suit always carries its symbol, a card that makes a hand is
 bold and underlined (boxed: heavy border), a card chosen to exchange gets a double
-border and the word "out".
+border and the word "out". A ten is ``T`` on every face, as in the log and the hand
+history (``[T♥]``, ``│ T♥│``): every rank is one character.
 
 >>> card_text(Card(14, "S")).plain
 '[A♠]'
@@ -21,6 +23,7 @@ from rich.text import Text
 from pokeroulette_tui.engine.cards import JOKER, RANK_CHARS, SUIT_SYMBOLS, Card  # noqa: F401 (doctests)
 
 __all__ = [
+    "BIG_WIDTH",
     "BOX_WIDTH",
     "boxed_row",
     "card_text",
@@ -31,6 +34,8 @@ __all__ = [
 
 BOX_WIDTH = 5
 """Cells one boxed face takes (without the gap after it)."""
+BIG_WIDTH = 7
+"""Cells one big (five-line) boxed face takes."""
 
 _FACE_BG = "#f2efe4"  # an ivory card face, readable in both themes
 _BACK = Style(color="#c8d2ff", bgcolor="#27306b")
@@ -38,9 +43,9 @@ _TWO = {"S": "#1a1a1a", "H": "#c0102a", "D": "#c0102a", "C": "#1a1a1a", "*": "#8
 _FOUR = {"S": "#1a1a1a", "H": "#c0102a", "D": "#1545b5", "C": "#11772f", "*": "#8a1fa8"}
 _HIGHLIGHT_BG = "#ffd75f"
 
-_BOX = ("╭───╮", "│", "╰───╯")
-_HEAVY = ("┏━━━┓", "┃", "┗━━━┛")
-_DOUBLE = ("╔═══╗", "║", "╚═══╝")
+_BOX = ("╭", "─", "╮", "│", "╰", "╯")
+_HEAVY = ("┏", "━", "┓", "┃", "┗", "┛")
+_DOUBLE = ("╔", "═", "╗", "║", "╚", "╝")
 
 
 def suit_style(suit: str, *, four_color: bool = False, highlight: bool = False) -> Style:
@@ -51,12 +56,8 @@ def suit_style(suit: str, *, four_color: bool = False, highlight: bool = False) 
     return Style(color=ink, bgcolor=_FACE_BG, bold=True)
 
 
-def _rank(card: Card, wide: bool) -> str:
-    if card.is_joker:
-        return "★"
-    if wide and card.rank == 10:
-        return "10"
-    return RANK_CHARS[card.rank]
+def _rank(card: Card) -> str:
+    return "★" if card.is_joker else RANK_CHARS[card.rank]
 
 
 def card_text(card: Card | None, *, four_color: bool = False, highlight: bool = False,
@@ -102,41 +103,61 @@ def cards_text(cards: Iterable[Card | None], *, four_color: bool = False,
     return out
 
 
-def _boxed_lines(card: Card | None, *, four_color: bool, highlight: bool,
-                 selected: bool) -> tuple[Text, Text, Text]:
-    top, side, bottom = _DOUBLE if selected else _HEAVY if highlight else _BOX
+def _face_rows(card: Card | None, big: bool) -> list[str]:
+    """The inside of a boxed face, row by row (3 cells wide, or 5 for a big face)."""
+    if not big:
+        if card is None:
+            return ["▒▒▒"]
+        return [" ★ " if card.is_joker else " " + _rank(card) + SUIT_SYMBOLS[card.suit]]
     if card is None:
-        style = _BACK
-        middle = "▒▒▒"
-    else:
-        style = suit_style(card.suit, four_color=four_color, highlight=highlight)
-        sym = "" if card.is_joker else SUIT_SYMBOLS[card.suit]
-        middle = (_rank(card, wide=True) + sym).rjust(3) if not card.is_joker else " ★ "
+        return ["▒▒▒▒▒"] * 3
+    if card.is_joker:
+        return ["★    ", "JOKER", "    ★"]
+    corner = _rank(card) + SUIT_SYMBOLS[card.suit]
+    return [corner + "   ", "  " + SUIT_SYMBOLS[card.suit] + "  ", "   " + corner]
+
+
+def _boxed_lines(card: Card | None, *, four_color: bool, highlight: bool,
+                 selected: bool, big: bool = False) -> list[Text]:
+    tl, bar, tr, side, bl, br = _DOUBLE if selected else _HEAVY if highlight else _BOX
+    style = _BACK if card is None else suit_style(card.suit, four_color=four_color,
+                                                  highlight=highlight)
     if selected:
         style = style + Style(dim=True)
-    return (Text(top, style=style), Text(side + middle + side, style=style),
-            Text(bottom, style=style))
+    inner = 5 if big else 3
+    rows = [tl + bar * inner + tr] + [side + r + side for r in _face_rows(card, big)]
+    rows.append(bl + bar * inner + br)
+    return [Text(r, style=style) for r in rows]
 
 
 def boxed_row(cards: Sequence[Card | None], *, four_color: bool = False,
               highlight: Iterable[int] = (), selected: Iterable[int] = (),
-              labels: Sequence[str] | None = None, gap: int = 1) -> Text:
-    """Cards as three-line boxed faces side by side, with an optional label line under them.
+              labels: Sequence[str] | None = None, gap: int = 1, big: bool = False) -> Text:
+    """Cards as three-line boxed faces side by side (``big``: five-line faces), with an
+    optional label line under them.
 
     A highlighted card (it makes the hand) has a heavy border; a selected card (to
     exchange) a double border. Labels are centred under each card.
 
     >>> print(boxed_row([Card(14, "S"), Card(10, "H")]).plain)
     ╭───╮ ╭───╮
-    │ A♠│ │10♥│
+    │ A♠│ │ T♥│
     ╰───╯ ╰───╯
+    >>> print(boxed_row([Card(10, "H"), None], big=True, labels=["1", "2"]).plain)
+    ╭─────╮ ╭─────╮
+    │T♥   │ │▒▒▒▒▒│
+    │  ♥  │ │▒▒▒▒▒│
+    │   T♥│ │▒▒▒▒▒│
+    ╰─────╯ ╰─────╯
+       1       2   
     """
     marked, chosen = set(highlight), set(selected)
-    rows = [Text(), Text(), Text()]
+    width = BIG_WIDTH if big else BOX_WIDTH
+    rows = [Text() for _ in range(5 if big else 3)]
     label_row = Text()
     for i, card in enumerate(cards):
         parts = _boxed_lines(card, four_color=four_color, highlight=i in marked,
-                             selected=i in chosen)
+                             selected=i in chosen, big=big)
         for row, part in zip(rows, parts):
             if i:
                 row.append(" " * gap)
@@ -145,7 +166,7 @@ def boxed_row(cards: Sequence[Card | None], *, four_color: bool = False,
             if i:
                 label_row.append(" " * gap)
             label = labels[i] if i < len(labels) else ""
-            label_row.append(label[:BOX_WIDTH].center(BOX_WIDTH),
+            label_row.append(label[:width].center(width),
                              style="bold reverse" if i in chosen else "")
     lines = rows + ([label_row] if labels is not None else [])
     return Text("\n").join(lines)

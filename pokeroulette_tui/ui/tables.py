@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pokeroulette_tui.bots import LEVELS
-from pokeroulette_tui.engine.rules import PRESETS, RuleSet  # noqa: F401 - RuleSet: the doctests
+from pokeroulette_tui.engine.rules import PRESET_NOTES, PRESETS, RuleSet  # noqa: F401 - RuleSet: the doctests
+from pokeroulette_tui.engine.words import changed_options, names_words
 from pokeroulette_tui.ui.config import AppConfig, TableSetup, autosave_exists, autosave_path
 
 if TYPE_CHECKING:
+    from pokeroulette_tui.engine.presets import Preset
     from pokeroulette_tui.session import LocalSession
     from pokeroulette_tui.table import Table
 
@@ -126,13 +128,54 @@ def describe_seats(setup: TableSetup) -> str:
     return ", ".join(s.name if s.bot is None else f"{s.name} ({s.bot} bot)" for s in setup.seats)
 
 
+def find_preset(name: str) -> Preset | None:
+    """A built-in or saved preset by name; None if there is none (or it cannot be read).
+    The saved presets are looked at only for a name that is not built in."""
+    from pokeroulette_tui.engine.presets import Preset, PresetError
+
+    if name in PRESETS:
+        return Preset(name, PRESETS[name], PRESET_NOTES.get(name, ""), built_in=True)
+    from pokeroulette_tui.paths import saved_presets
+
+    try:
+        return saved_presets().find(name)
+    except PresetError:
+        return None
+
+
 def preset_label(setup: TableSetup) -> str:
-    """The preset name, marked when options were changed from it."""
-    base = PRESETS.get(setup.preset)
-    if base is None or base == setup.rules:
-        return setup.preset
-    changed = [k for k, v in setup.rules.to_dict().items() if getattr(base, k) != v]
-    return f"{setup.preset}, changed: {', '.join(changed)}"
+    """The preset's name and what it is, or the options changed from it, in words.
+
+    >>> preset_label(TableSetup(rules=PRESETS["draw"], preset="draw", seats=[]))
+    'draw — Mörkpoker: five-card draw, no betting, forfeit tokens'
+    >>> preset_label(TableSetup(rules=PRESETS["draw"].replace(betting="each_round"),
+    ...                         preset="draw", seats=[]))
+    'draw, changed: betting'
+    """
+    if setup.preset in PRESETS:  # (no need to look at the saved presets)
+        base, note = PRESETS[setup.preset], PRESET_NOTES.get(setup.preset, "")
+    else:
+        found = find_preset(setup.preset)
+        if found is None:
+            return setup.preset
+        base, note = found.rules, found.note or "your own preset"
+    if base == setup.rules:
+        return setup.preset + (f" — {note}" if note else "")
+    return f"{setup.preset}, changed: {names_words(changed_options(base, setup.rules))}"
+
+
+def remembered_setup(config: AppConfig) -> TableSetup | None:
+    """The table remembered from last time (``AppConfig.last_setup``), or None; a saved
+    preset it started from keeps its name while that preset is still saved."""
+    setup = TableSetup.from_dict(config.last_setup)
+    if setup is None:
+        return None
+    name = config.last_setup.get("preset")
+    if isinstance(name, str) and name not in PRESETS:
+        found = find_preset(name)
+        if found is not None:
+            setup.preset = found.name
+    return setup
 
 
 def remember(config: AppConfig, setup: TableSetup) -> None:
@@ -154,7 +197,7 @@ def new_session(setup: TableSetup, config: AppConfig, *, save_now: bool = True) 
     path = autosave_path() if config.autosave else None
     seats = [SeatConfig(name=s.name, bot=s.bot) for s in setup.seats]
     table = Table.create(setup.rules, seats, seed=setup.seed, save_path=path)
-    session = LocalSession(table, delay=config.delay)
+    session = LocalSession(table, delay=config.delay, auto_cut=config.auto_cut)
     if save_now:
         first_save(session)
     return session
@@ -175,7 +218,7 @@ def resume_session(table: Table, config: AppConfig) -> LocalSession:
     """Carry on a resumed table exactly where it stopped."""
     from pokeroulette_tui.session import LocalSession
 
-    return LocalSession(table, delay=config.delay)
+    return LocalSession(table, delay=config.delay, auto_cut=config.auto_cut)
 
 
 class TablePreload:

@@ -97,15 +97,18 @@ class Round:
     hand: str
     nets: tuple[int, ...]
     jackpot_won: int = 0
+    names: tuple[str, ...] = ()  # the players, seat by seat (as ``nets``); () in older files
 
     def to_dict(self) -> dict[str, Any]:
         return {"number": self.number, "cards": [card_to_json(c) for c in self.cards],
-                "hand": self.hand, "nets": list(self.nets), "jackpot_won": self.jackpot_won}
+                "hand": self.hand, "nets": list(self.nets), "jackpot_won": self.jackpot_won,
+                "names": list(self.names)}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Round:
         return cls(int(d["number"]), tuple(card_from_json(c) for c in d["cards"]),  # type: ignore
-                   str(d["hand"]), tuple(int(n) for n in d["nets"]), int(d.get("jackpot_won", 0)))
+                   str(d["hand"]), tuple(int(n) for n in d["nets"]), int(d.get("jackpot_won", 0)),
+                   tuple(str(n) for n in d.get("names", ())))
 
 
 @dataclass
@@ -345,7 +348,7 @@ def settle(c: Casino) -> None:
     c.log.append(f"{CLASS_WORDS[hand].capitalize()}"
                  + (f"; the jackpot of {won_jackpot} is won!" if won_jackpot else ""))
     c.history.append(Round(c.round_no, tuple(cards), hand, tuple(p.net for p in c.players),
-                           won_jackpot))
+                           won_jackpot, tuple(p.name for p in c.players)))
     del c.history[:-HISTORY]
 
 

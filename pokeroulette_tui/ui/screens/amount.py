@@ -61,33 +61,39 @@ class AmountInput(Input):
         return character is not None and (character.isdigit() or character == "-")
 
 
+BET_KEYS = "mhpa"
+"""The preset keys of a bet or a raise: min, ½ pot, pot, all in."""
+
+
 class AmountScreen(ModalScreen[int | None]):
     """Choose a number from ``lo`` to ``hi``: preset keys, buttons, or typing and Enter.
 
-    Dismissed with the number, or None when cancelled (Escape).
+    Each preset has a key (``keys``, in the order of ``presets``; letters only, since the
+    box takes the digits), and the footer names it with the preset's own label, so a cut
+    dialog says "one", "middle" … and never a bet's words. Dismissed with the number, or
+    None when cancelled (Escape).
     """
 
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("enter", "submit", "OK", show=True),
-        Binding("m", "preset(0)", "min", priority=True),
-        Binding("h", "preset(1)", "½ pot", priority=True),
-        Binding("p", "preset(2)", "pot", priority=True),
-        Binding("a", "preset(3)", "all in", priority=True),
     ]
 
     def __init__(self, title: str, lo: int, hi: int, *, presets: list[tuple[str, int]] | None = None,
-                 default: int | None = None, unit: str = "chips", name: str | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:
+                 keys: str = BET_KEYS, default: int | None = None, unit: str = "chips",
+                 name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.title_text = title
         self.lo, self.hi = lo, hi
-        self.presets = [(label, max(lo, min(hi, v))) for label, v in (presets or [])][:4]
+        self.presets = [(label, max(lo, min(hi, v))) for label, v in (presets or [])][:len(keys)]
+        self.keys = keys
         self.default = lo if default is None else max(lo, min(hi, default))
         self.unit = unit
+        for i, (label, _value) in enumerate(self.presets):  # this dialog's own keys
+            self._bindings.bind(keys[i], f"preset({i})", label, priority=True)
 
     def compose(self) -> ComposeResult:
-        keys = "mhpa"
+        keys = self.keys
         with Vertical(id="amount-box"):
             yield Static(Text(f"{self.title_text}: {self.lo}–{self.hi} {self.unit}", style="bold"))
             with Horizontal(id="amount-presets"):

@@ -62,7 +62,8 @@ class TableAsides:
             if text:
                 await self.session.chat(text)
 
-        self.app.push_screen(ChatScreen(), sent)
+        # the messages so far, as the client keeps them (a session without them has none)
+        self.app.push_screen(ChatScreen(getattr(self.session, "chat_lines", ())), sent)
 
     def action_help(self) -> None:
         from pokeroulette_tui.ui.screens.help import HelpScreen

@@ -28,7 +28,7 @@ KEYS: list[tuple[str, str]] = [
     ("s", "the last hand's result again"),
     ("h", "hand history (← → to step through hands)"),
     ("u", "the rules this table agreed on"),
-    ("m", "network play: send a chat message to the table"),
+    ("m", "network play: the table's chat: read it and send a message"),
     ("l", "leave the table (the game goes on; you may watch or quit)"),
     ("ctrl+t", "switch between the dark and the light theme"),
     ("ctrl+k", "four-colour deck on or off (♠ black, ♥ red, ♦ blue, ♣ green)"),
@@ -36,24 +36,24 @@ KEYS: list[tuple[str, str]] = [
     ("q / ctrl+q", "quit (the game is saved and can be resumed)"),
 ]
 
-SUMMARY = """\
-Poker Roulette. Everyone gets one card face down: the first card of their stock,
-which only they see. Each round every player gets active cards (two, or one if
-nothing stuck last round), a match card is turned up, and everyone shows their
-actives. An active card sticks to your stock if it has the match card's suit or
-rank; two actives of the match card's rank can claim the match card itself.
-Jokers follow their own rules. When the deck runs short, the best five-card poker
-hand from each stock wins (jokers wild by default); equal hands are split by the
-agreed suit ranking. Betting may follow every round or only the last.
-
-Five-card draw (Mörkpoker). The dealer shuffles, the player on the right cuts,
-and everyone gets five cards. After an optional betting round each player may
-exchange up to three cards once, then the hands are compared. Without betting,
-the weakest hand loses a forfeit token, and the first player out of tokens loses.
-
-Marks at the table: ▶ the player to act; [button] the dealer position; ✓ an
-active card that stuck, ✗ one that went to the discards; [▒▒] a face-down card;
-underlined cards make the hand that is named beside them."""
+SUMMARY = [
+    "Poker Roulette. Everyone gets one card face down: the first card of their stock, which "
+    "only they see. Each round every player gets active cards (two, or one if nothing stuck "
+    "last round), a match card is turned up, and everyone shows their actives. An active card "
+    "sticks to your stock if it has the match card's suit or rank; two actives of the match "
+    "card's rank can claim the match card itself. Jokers follow their own rules. When the deck "
+    "runs short, the best five-card poker hand from each stock wins (jokers wild by default); "
+    "equal hands are split by the agreed suit ranking. Betting may follow every round or only "
+    "the last.",
+    "Five-card draw (Mörkpoker). The dealer shuffles, the player on the right cuts, and "
+    "everyone gets five cards. After an optional betting round each player may exchange up to "
+    "three cards once, then the hands are compared. Without betting, the weakest hand loses a "
+    "forfeit token, and the first player out of tokens loses.",
+    "Marks at the table: ▶ the player to act; [button] the dealer position; ✓ an active card "
+    "that stuck, ✗ one that went to the discards; [▒▒] a face-down card; T a ten (T♥ is the "
+    "ten of hearts), ★ a joker; underlined cards make the hand that is named beside them.",
+]
+"""The rules in brief, a paragraph a string: wrapped to the dialog's width when drawn."""
 
 
 def help_text() -> RichTable:
@@ -65,18 +65,45 @@ def help_text() -> RichTable:
     return table
 
 
+def summary_text() -> Text:
+    """The rules in brief: paragraphs with a blank line before each."""
+    return Text("\n").append_text(Text("\n\n").join(Text(p) for p in SUMMARY))
+
+
 class HelpScreen(ModalScreen[None]):
-    """Keys and the rules in brief; u opens the agreed rules."""
+    """Keys and the rules in brief; u opens the agreed rules.
+
+    The table keeps one help screen for the whole run: shown again in a terminal of another
+    size, it is laid out afresh (Textual kept the heights of its first size, leaving blank
+    rows in the dialog).
+    """
 
     BINDINGS = [Binding("escape,question_mark,f1,q", "close", "Close")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
+
+    def __init__(self, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._laid_out_for: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
             yield Static(Text("Help", style="bold"), classes="dialog-title")
             with VerticalScroll():
                 yield Static(help_text())
-                yield Static(Text("\n" + SUMMARY))
+                yield Static(summary_text())
         yield TidyFooter()
+
+    def on_mount(self) -> None:
+        self._laid_out_for = (self.app.size.width, self.app.size.height)
+
+    async def on_screen_resume(self) -> None:
+        size = (self.app.size.width, self.app.size.height)
+        if self._laid_out_for is not None and size != self._laid_out_for:
+            self._laid_out_for = size
+            await self.recompose()
+        else:
+            self.query_one(VerticalScroll).scroll_home(animate=False)
 
     def action_close(self) -> None:
         self.dismiss(None)

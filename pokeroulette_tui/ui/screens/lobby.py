@@ -24,6 +24,7 @@ from pokeroulette_tui.engine.rules import RuleSet, describe_rules
 from pokeroulette_tui.net.client import ConnectError, RemoteSession
 from pokeroulette_tui.session import Session
 from pokeroulette_tui.ui.app import PokerApp
+from pokeroulette_tui.ui.widgets.chat import chat_text
 
 
 def seats_table(lobby: dict[str, Any]) -> RichTable:
@@ -102,20 +103,6 @@ def connection_line(session: RemoteSession) -> str:
     pinned = session.fingerprint or (session.known.get(session.address)
                                      if session.known is not None else None)
     return "Connection: TLS" + (f", certificate {pinned}" if pinned else "")
-
-
-def chat_line(msg: dict[str, Any]) -> Text:
-    """A chat message as literal text.
-
-    >>> chat_line({"name": "[b]Bo", "text": "[red]hi[/]"}).plain
-    '[b]Bo: [red]hi[/]'
-    """
-    out = Text(str(msg.get("name", "?")), style="bold")
-    if msg.get("spectator"):
-        out.append(" (watching)", style="italic")
-    out.append(": ")
-    out.append(str(msg.get("text", "")))
-    return out
 
 
 class LobbyScreen(Screen[None]):
@@ -219,7 +206,7 @@ class LobbyScreen(Screen[None]):
             if kind == "lobby":
                 self.show_lobby(msg)
             elif kind == "chat":
-                self.query_one("#lobby-chat", RichLog).write(chat_line(msg))
+                self.query_one("#lobby-chat", RichLog).write(chat_text(msg))
             elif kind in ("notice", "error"):
                 text = str(msg.get("text") or msg.get("message") or "")
                 self.query_one("#lobby-chat", RichLog).write(Text(text, style="italic"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import fields
 from typing import Any
 
@@ -15,14 +16,20 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from pokeroulette_tui.bots import LEVELS
+from pokeroulette_tui.engine.presets import Preset, PresetError, check_name
 from pokeroulette_tui.engine.rules import (
     OPTION_CHOICES,
     OPTION_GROUPS,
-    OPTION_HELP,
-    PRESET_NOTES,
-    PRESETS,
     RuleError,
     RuleSet,
+)
+from pokeroulette_tui.engine.words import (
+    OPTION_HELP,
+    YES_NO,
+    changed_options,
+    names_words,
+    option_words,
+    value_words,
 )
 from pokeroulette_tui.ui.config import (
     MAX_NAME,
@@ -39,6 +46,8 @@ MAX_SEATS = 10
 _FIELDS = {f.name: type(f.default) for f in fields(RuleSet)}
 _AUTO_NAME = re.compile(r"^(You|Player \d+|Bot( \d+)?)$")
 _HUMAN = "human"
+_ECHOED = ("suit_order", "hand_limit")
+"""Typed options whose value has words of its own (``drawn``, ``SHDC``, ``0``): shown beside."""
 
 
 def _groups() -> dict[str, tuple[str, ...]]:
@@ -81,8 +90,12 @@ class SetupScreen(Screen[TableSetup | None]):
     SetupScreen .name { width: 26; }
     SetupScreen .line Input { width: 24; }
     SetupScreen .line Select { width: 24; }
+    SetupScreen .line Select.rule { width: 32; }
+    SetupScreen .line #preset-name { width: 24; }
+    SetupScreen .line #save-preset { margin: 0 0 0 1; }
     SetupScreen .line Switch, SetupScreen .line Switch:focus { border: none; height: 1; padding: 0 1; }
     SetupScreen .onoff { width: 5; padding: 0 1; }
+    SetupScreen .echo { width: auto; padding: 0 1; color: $text-muted; }
     SetupScreen .help { padding: 0 0 0 4; color: $text-muted; }
     SetupScreen .seat-label { width: 10; }
     SetupScreen .seat .seat-name { width: 26; }
@@ -90,6 +103,8 @@ class SetupScreen(Screen[TableSetup | None]):
     SetupScreen #setup-bar { height: auto; padding: 0 1; }
     SetupScreen #setup-status { width: 1fr; height: auto; }
     SetupScreen #setup-error { height: auto; color: $text-error; }
+    SetupScreen #setup-warning { height: auto; color: $text-warning; }
+    SetupScreen #preset-saved.-error { color: $text-error; }
     SetupScreen #setup-keys { height: auto; color: $text-muted; }
     SetupScreen #setup-bar Button { margin: 0 0 0 1; }
     """
@@ -98,7 +113,10 @@ class SetupScreen(Screen[TableSetup | None]):
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.initial = setup
-        self.preset = setup.preset if setup.preset in PRESETS else "classic"
+        from pokeroulette_tui.ui.screens.presets import preset_choices
+
+        self._presets = {p.name: p for p in preset_choices()[0]}  # built in, then saved
+        self.preset = setup.preset if setup.preset in self._presets else "classic"
         self.rules = setup.rules                  # the last valid rules read from the controls
         self.seats = self._seat_defaults()        # every seat's name and kind, shown or not
         self._seat_range = (setup.rules.min_players, setup.rules.max_players)
@@ -107,6 +125,7 @@ class SetupScreen(Screen[TableSetup | None]):
         self._controls: dict[str, Widget] = {}    # rule option -> its control
         self._rows: dict[str, Widget] = {}        # rule option -> its row
         self._onoff: dict[str, Static] = {}
+        self._echo: dict[str, Static] = {}       # typed option -> its value in words
         self._seat_controls: dict[int, tuple[Input, Select[str]]] = {}
         self._headings: dict[str, Static] = {}
         self._update_pending = False
@@ -134,11 +153,20 @@ class SetupScreen(Screen[TableSetup | None]):
             with Vertical(classes="row", id="row-preset"):
                 with Horizontal(classes="line"):
                     yield Static("▸", classes="marker")
-                    yield Label("preset", classes="name")
-                    yield Select([(name, name) for name in PRESETS], value=self.preset,
+                    yield Label("Preset", classes="name")
+                    yield Select(self._preset_options(), value=self.preset,
                                  allow_blank=False, compact=True, id="preset")
                 yield Static("", classes="help", id="preset-note")
                 yield Static("choosing a preset resets every option below to it", classes="help")
+            with Vertical(classes="row", id="row-save-preset"):
+                with Horizontal(classes="line"):
+                    yield Static("▸", classes="marker")
+                    yield Label("Save as a preset", classes="name")
+                    yield Input("", compact=True, max_length=30, placeholder="a name",
+                                id="preset-name")
+                    yield Button("Save", compact=True, id="save-preset")
+                yield Static("keep these rules under a name of your own, to choose again later",
+                             classes="help", id="preset-saved")
             for group, names in _groups().items():
                 heading = self._headings[group] = Static(group, classes="group",
                                                          id=f"group-{self._slug(group)}")
@@ -147,13 +175,19 @@ class SetupScreen(Screen[TableSetup | None]):
                     yield self._option_row(option)
                 if group == "Table":
                     yield from self._seat_section()
+            yield from self._pace_section()
         with Horizontal(id="setup-bar"):
             with Vertical(id="setup-status"):
                 yield Static("", id="setup-error")
+                yield Static("⚠ Two players: Poker Roulette is meant for 3 or more (allowed, "
+                             "it plays)", id="setup-warning")
                 yield Static("tab/shift+tab move · enter opens a list · space switches · "
                              "esc back · ctrl+s start", id="setup-keys")
             yield Button("Cancel", id="cancel")
             yield Button("Start", id="start", variant="primary")
+
+    def _preset_options(self) -> list[tuple[str, str]]:
+        return [(name if p.built_in else f"{name} (saved)", name) for name, p in self._presets.items()]
 
     @staticmethod
     def _slug(group: str) -> str:
@@ -165,19 +199,22 @@ class SetupScreen(Screen[TableSetup | None]):
         extra: list[Widget] = []
         control: Widget
         if option in OPTION_CHOICES:
-            control = Select([(c, c) for c in OPTION_CHOICES[option]], value=value,
+            control = Select([(value_words(option, c), c) for c in OPTION_CHOICES[option]], value=value,
                              allow_blank=False, compact=True, id=f"opt-{option}", classes="rule")
         elif kind is bool:
             control = Switch(value=value, id=f"opt-{option}", classes="rule")
-            self._onoff[option] = Static("yes" if value else "no", classes="onoff")
+            self._onoff[option] = Static(YES_NO[value], classes="onoff")
             extra.append(self._onoff[option])
         elif kind is int:
             control = Input(str(value), type="integer", compact=True, id=f"opt-{option}", classes="rule")
         else:
             control = Input(str(value), compact=True, max_length=40, id=f"opt-{option}", classes="rule")
+        if option in _ECHOED:
+            self._echo[option] = Static("", classes="echo")
+            extra.append(self._echo[option])
         self._controls[option] = control
         row = Vertical(
-            Horizontal(Static("▸", classes="marker"), Label(option.replace("_", " "), classes="name"),
+            Horizontal(Static("▸", classes="marker"), Label(option_words(option), classes="name"),
                        control, *extra, classes="line"),
             Static(OPTION_HELP.get(option, ""), classes="help"),
             classes="row", id=f"row-{option}")
@@ -190,7 +227,7 @@ class SetupScreen(Screen[TableSetup | None]):
         with Vertical(classes="row", id="row-seats"):
             with Horizontal(classes="line"):
                 yield Static("▸", classes="marker")
-                yield Label("players", classes="name")
+                yield Label("Players", classes="name")
                 yield Select(self._count_options(lo, hi), value=self._seat_count, allow_blank=False,
                              compact=True, id="seat-count")
             yield Static("each seat is a person at this keyboard (hot-seat) or a bot of a level",
@@ -202,7 +239,7 @@ class SetupScreen(Screen[TableSetup | None]):
         with Vertical(classes="row", id="row-seed"):
             with Horizontal(classes="line"):
                 yield Static("▸", classes="marker")
-                yield Label("shuffle seed", classes="name")
+                yield Label("Shuffle seed", classes="name")
                 seed = "" if self.initial.seed is None else str(self.initial.seed)
                 yield Input(seed, type="integer", compact=True, placeholder="blank = random",
                             id="seed")
@@ -217,7 +254,7 @@ class SetupScreen(Screen[TableSetup | None]):
         kind = Select(kinds, value=seat.bot or _HUMAN, allow_blank=False, compact=True,
                       id=f"seat-kind-{i}", classes="seat-kind")
         self._seat_controls[i] = (name, kind)
-        return Horizontal(Static("▸", classes="marker"), Label(f"seat {i + 1}", classes="seat-label"),
+        return Horizontal(Static("▸", classes="marker"), Label(f"Seat {i + 1}", classes="seat-label"),
                           name, kind, classes="row line seat", id=f"seat-row-{i}")
 
     @staticmethod
@@ -237,18 +274,15 @@ class SetupScreen(Screen[TableSetup | None]):
             if isinstance(control, Input) and kind is int:
                 text = control.value.strip()
                 if not re.fullmatch(r"[-+]?\d+", text):
-                    return None, f"{option} takes a whole number (got {text!r})", option
+                    typed = f"you typed {text!r}" if text else "you typed nothing"
+                    return None, f"{option_words(option)} must be a whole number ({typed})", option
                 values[option] = int(text)
             else:
                 values[option] = control.value  # type: ignore[attr-defined]
         try:
             return RuleSet(**values), "", None
         except RuleError as exc:
-            message = str(exc)
-            first = message.split(" ", 1)[0]
-            blame = first if first in _FIELDS else next(
-                (o for o in _FIELDS if re.search(rf"\b{o}\b", message)), None)
-            return None, message, blame
+            return None, str(exc), exc.option if exc.option in _FIELDS else None
 
     def read_seats(self) -> list[SeatChoice]:
         """The shown seats, names trimmed (read from the controls: a key just typed counts)."""
@@ -300,17 +334,24 @@ class SetupScreen(Screen[TableSetup | None]):
         if not problem:
             problem = self.read_seed()[1]
         self.query_one("#setup-error", Static).update(f"⚠ {problem}" if problem else "")
+        warning = self.query_one("#setup-warning", Static)
+        warning.display = (not problem and self.rules.variant == "roulette"
+                           and self._seat_count < 3)
+        for option, echo in self._echo.items():
+            value = getattr(self.rules, option)
+            words = value_words(option, value)
+            plain = words == str(value) or value == "drawn"  # (the help line says what drawn is)
+            echo.update("" if plain else words[:1].lower() + words[1:])
         for option, label in self._onoff.items():
-            label.update("yes" if self._controls[option].value else "no")  # type: ignore[attr-defined]
+            label.update(YES_NO[bool(self._controls[option].value)])  # type: ignore[attr-defined]
         for group, heading in self._headings.items():
             unused = _unused_note(group, self.rules)
             heading.update(f"{group} — {unused}" if unused else group)
             heading.set_class(bool(unused), "-unused")
-        note = PRESET_NOTES.get(self.preset, "")
-        base = PRESETS[self.preset]
-        changed = [o for o in _FIELDS if getattr(base, o) != getattr(self.rules, o)]
-        if changed:
-            note += f" — changed: {', '.join(o.replace('_', ' ') for o in changed)}"
+        preset = self._presets[self.preset]
+        changed = changed_options(preset.rules, self.rules)
+        note = f"Changed: {names_words(changed)}" if changed else (
+            preset.note or ("the classic rules" if preset.built_in else "your own preset"))
         self.query_one("#preset-note", Static).update(note)
 
     def _fit_seat_range(self, rules: RuleSet) -> None:
@@ -337,10 +378,10 @@ class SetupScreen(Screen[TableSetup | None]):
     # -- handlers -------------------------------------------------------------------------
     @on(Select.Changed, "#preset")
     def _preset_chosen(self, event: Select.Changed) -> None:
-        if event.value == self.preset or event.value not in PRESETS:
+        if event.value == self.preset or event.value not in self._presets:
             return
         self.preset = str(event.value)
-        self._write_rules(PRESETS[self.preset])
+        self._write_rules(self._presets[self.preset].rules)
         self._request_update()
 
     @on(Select.Changed, "#seat-count")
@@ -377,8 +418,15 @@ class SetupScreen(Screen[TableSetup | None]):
         self._request_update()
 
     @on(Input.Submitted)
-    def _submitted(self) -> None:
-        self.focus_next()
+    def _submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "preset-name":
+            self.action_save_preset()
+        else:
+            self.focus_next()
+
+    @on(Button.Pressed, "#save-preset")
+    def _pressed_save_preset(self) -> None:
+        self.action_save_preset()
 
     @on(Button.Pressed, "#start")
     def _pressed_start(self) -> None:
@@ -406,7 +454,96 @@ class SetupScreen(Screen[TableSetup | None]):
                 self.query_one("#seed", Input).focus()
             self.app.bell()
             return
+        self._keep_pace_settings()
         self.dismiss(TableSetup(rules=rules, seats=seats, preset=self.preset, seed=seed))
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def action_save_preset(self) -> None:
+        """Save the rules shown as a preset of the table's own, under the name typed.
+
+        A saved preset of that name is replaced only when it is the one these rules started
+        from (saving it again after a change); other names already taken are refused."""
+        from pokeroulette_tui.paths import saved_presets
+
+        name_input = self.query_one("#preset-name", Input)
+        said = self.query_one("#preset-saved", Static)
+        rules, problem, blame = self.read_rules()
+        try:
+            if rules is None:
+                raise PresetError(f"These rules cannot be saved yet: {problem}")
+            name = check_name(name_input.value)
+            old = self._presets.get(self.preset)
+            same = name.casefold() == self.preset.casefold() and old is not None
+            note = old.note if same and old is not None else ""
+            saved_presets().save(Preset(name, rules, note), replace=same)
+        except PresetError as exc:
+            message = str(exc)
+            if "already exists" in message:
+                message = (f"{message[:1].upper()}{message[1:]}: choose another name "
+                           "(or delete it: pokeroulette preset delete NAME)")
+            said.update(f"⚠ {message}")
+            said.add_class("-error")
+            if rules is None and blame is not None:
+                self._controls[blame].focus()
+            else:
+                name_input.focus()
+            self.app.bell()
+            return
+        if same and name != self.preset:
+            self._presets.pop(self.preset, None)
+        self._presets[name] = Preset(name, rules, note)
+        self.preset = name
+        select = self.query_one("#preset", Select)
+        select.set_options(self._preset_options())
+        select.value = name
+        said.update(f"Saved the preset {name!r}: choose it here, on the start screen (p) or "
+                    f"with pokeroulette --preset {shlex.quote(name)}")
+        said.remove_class("-error")
+        self._update()
+
+    # -- this terminal's settings: the speed and the auto cut (not rules: AppConfig) ---------
+    def _pace_section(self) -> ComposeResult:
+        from pokeroulette_tui.ui.config import SPEEDS, speed_name
+        from pokeroulette_tui.ui.tables import app_config
+
+        config = app_config(self.app)
+        current = speed_name(config.delay)
+        speeds = [(f"{name} ({SPEEDS[name]:g} s)", name) for name in SPEEDS]
+        if current not in SPEEDS:  # a pause set by hand in settings.json: kept unless changed
+            speeds.append((current, "as set"))
+        yield Static("At this terminal", classes="group")
+        with Vertical(classes="row", id="row-speed"):
+            with Horizontal(classes="line"):
+                yield Static("▸", classes="marker")
+                yield Label("Speed", classes="name")
+                yield Select(speeds, value=current if current in SPEEDS else "as set",
+                             allow_blank=False, compact=True, id="speed")
+            yield Static("the pause between the dealer's and the bots' steps (v at the table "
+                         "changes it); a hand's result waits for Enter at every speed",
+                         classes="help")
+        with Vertical(classes="row", id="row-auto-cut"):
+            with Horizontal(classes="line"):
+                yield Static("▸", classes="marker")
+                yield Label("Auto cut", classes="name")
+                yield Switch(value=config.auto_cut, id="auto-cut")
+                yield Static(YES_NO[config.auto_cut], classes="onoff", id="auto-cut-onoff")
+            yield Static("your cut is made for you at a random place (five-card draw, tables "
+                         "at this terminal)", classes="help")
+
+    @on(Switch.Changed, "#auto-cut")
+    def _auto_cut_switched(self, event: Switch.Changed) -> None:
+        self.query_one("#auto-cut-onoff", Static).update(YES_NO[event.value])
+
+    def _keep_pace_settings(self) -> None:
+        """Remember the speed and the auto cut chosen here (the app's settings)."""
+        from pokeroulette_tui.ui.config import SPEEDS
+        from pokeroulette_tui.ui.tables import app_config
+
+        config = app_config(self.app)
+        speed = self.query_one("#speed", Select).value
+        if speed in SPEEDS:
+            config.delay = SPEEDS[str(speed)]
+        config.auto_cut = self.query_one("#auto-cut", Switch).value
+        config.save()

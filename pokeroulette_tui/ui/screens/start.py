@@ -11,8 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
-from pokeroulette_tui.engine.rules import PRESET_NOTES
-from pokeroulette_tui.ui.config import LaunchOptions, TableSetup
+from pokeroulette_tui.ui.config import LaunchOptions, TableSetup, check_seats
 from pokeroulette_tui.ui.tables import (
     Autosave,
     TablePreload,
@@ -22,8 +21,10 @@ from pokeroulette_tui.ui.tables import (
     first_save,
     new_session,
     preset_label,
+    find_preset,
     read_autosave,
     remember,
+    remembered_setup,
     resume_session,
 )
 from pokeroulette_tui.ui.widgets.button import PlainButton
@@ -45,6 +46,7 @@ class StartScreen(Screen[None]):
         Binding("r", "resume", "Resume"),
         Binding("n", "new_game", "New game"),
         Binding("s", "setup", "Set up the table"),
+        Binding("p", "preset", "Preset"),
         Binding("d", "default_table", "Default table"),
         Binding("q", "quit", "Quit"),
     ]
@@ -90,6 +92,7 @@ class StartScreen(Screen[None]):
                 with Horizontal(classes="buttons"):
                     yield PlainButton("Deal (Enter)", id="deal", variant="primary")
                     yield PlainButton("Set up the table (s)", id="setup")
+                    yield PlainButton("Preset (p)", id="preset")
                     yield PlainButton("Quit (q)", id="quit")
                 yield Static("", id="table-rules-title")
                 yield Static("", id="table-rules")
@@ -101,7 +104,7 @@ class StartScreen(Screen[None]):
         if launch.setup is not None:
             self.setup, self.origin = launch.setup, "Your table"
         else:
-            remembered = TableSetup.from_dict(config.last_setup)
+            remembered = remembered_setup(config)
             if remembered is not None:
                 self.setup, self.origin = remembered, "Your last table"
         self._look_for_save(offer=not launch.new)
@@ -160,9 +163,8 @@ class StartScreen(Screen[None]):
         seed = f"\nFixed shuffle: seed {setup.seed}." if setup.seed is not None else ""
         self.query_one("#table-seats", Static).update(
             f"Players: {describe_seats(setup)}.{seed}")
-        note = PRESET_NOTES.get(setup.preset, "")
         self.query_one("#table-rules-title", Static).update(
-            f"The agreed rules: {preset_label(setup)}" + (f" — {note}" if note else ""))
+            f"The agreed rules: {preset_label(setup)}")
         self.query_one("#table-rules", Static).update(
             "\n".join(f"• {line}" for line in setup.rules.describe()))
 
@@ -200,6 +202,10 @@ class StartScreen(Screen[None]):
     def _pressed_setup(self) -> None:
         self.action_setup()
 
+    @on(Button.Pressed, "#preset")
+    def _pressed_preset(self) -> None:
+        self.action_preset()
+
     @on(Button.Pressed, "#quit")
     async def _pressed_quit(self) -> None:
         await self.action_quit()
@@ -211,11 +217,25 @@ class StartScreen(Screen[None]):
         remember(app_config(self.app), result)
         self._show()
 
+    def _preset_done(self, name: str | None) -> None:
+        found = find_preset(name) if name else None
+        if found is None:
+            if name:
+                self.notify(f"The preset {name!r} cannot be read any more.", severity="error")
+            return
+        seats = self.setup.seats
+        if check_seats(found.rules, seats):  # these seats do not fit its rules: the default ones
+            seats = TableSetup.default(found.rules).seats
+        self.setup = TableSetup(rules=found.rules, seats=seats, preset=found.name, seed=self.setup.seed)
+        self.origin, self.mode = "Your table", "new"
+        remember(app_config(self.app), self.setup)
+        self._show()
+
     # -- actions --------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("resume", "new_game"):
             return self.mode == "resume"
-        if action == "deal":
+        if action in ("deal", "preset"):
             return self.mode == "new"
         if action == "default_table":
             return self.mode == "new" and self.setup != self._default_setup()
@@ -277,6 +297,11 @@ class StartScreen(Screen[None]):
         from pokeroulette_tui.ui.screens.setup import SetupScreen
 
         self.app.push_screen(SetupScreen(self.setup), self._setup_done)
+
+    def action_preset(self) -> None:
+        from pokeroulette_tui.ui.screens.presets import PresetScreen
+
+        self.app.push_screen(PresetScreen(self.setup.preset), self._preset_done)
 
     async def action_quit(self) -> None:
         await self.app.run_action("quit")  # the app's own quit (it closes any session first)

@@ -26,13 +26,16 @@ from pokeroulette_tui.engine.result import HandResult as DecidedResult
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.session import Session, Update
 from pokeroulette_tui.ui.screens.asides import TableAsides
+from pokeroulette_tui.ui.screens.pace import PACE_ACTIONS, PACE_BINDINGS, TablePace
 from pokeroulette_tui.ui.screens.seating import Seating
 from pokeroulette_tui.ui.widgets.centre import CentreWidget
+from pokeroulette_tui.ui.widgets.chat import ChatPanel
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 from pokeroulette_tui.ui.widgets.hand import HandPanel
 from pokeroulette_tui.ui.widgets.log import EventLog
-from pokeroulette_tui.ui.widgets.seat import SeatWidget
+from pokeroulette_tui.ui.widgets.seat import SeatWidget, big_seats, seat_columns
 from pokeroulette_tui.ui.widgets.status import StatusLine
+from pokeroulette_tui.ui.widgets.toosmall import TooSmallNotice, too_small
 
 if TYPE_CHECKING:
     from pokeroulette_tui.ui.screens.showdown import HandResult
@@ -61,6 +64,7 @@ _unpin_styles_caches()
 
 BET_ACTIONS = ("check", "call", "bet", "raise", "all_in", "fold")
 WIDE = 120
+HUGE = 190  # a wider side panel (centre, log, chat)
 TALL = 36
 
 
@@ -77,7 +81,7 @@ def calls_all_in(view: SeatView) -> bool:
     return view.current_bet - me.bet >= me.chips
 
 
-class TableScreen(TableAsides, Screen[None]):
+class TableScreen(TableAsides, TablePace, Screen[None]):
     """A game in progress, seen by the local seat whose turn it is (or publicly)."""
 
     AUTO_FOCUS = None
@@ -102,6 +106,7 @@ class TableScreen(TableAsides, Screen[None]):
         Binding("down", "cut_move(-5)", "−5", show=False),
         Binding("up", "cut_move(5)", "+5", show=False),
         Binding("e", "cut_number", "Type cut"),
+        *PACE_BINDINGS,  # v speed; c/f pre-actions, n skip (not your turn); o sort (draw)
         Binding("d", "discards", "Discards", show=False),
         Binding("h", "history", "History", show=False),
         Binding("u", "rules", "Rules", show=False),
@@ -146,7 +151,10 @@ class TableScreen(TableAsides, Screen[None]):
             with Vertical(id="side"):
                 yield CentreWidget(id="centre")
                 yield EventLog(id="log")
+                if self.session.can_chat:
+                    yield ChatPanel(id="chat")
         yield HandPanel(id="hand")
+        yield TooSmallNotice(id="too-small")
         yield TidyFooter()
 
     async def on_mount(self) -> None:
@@ -168,11 +176,27 @@ class TableScreen(TableAsides, Screen[None]):
             await closer()
 
     def on_resize(self, event: Resize) -> None:
+        """Lay the table out for the terminal: the seats in columns beside a wider side panel
+        on wide screens, bigger cards on tall ones, and below 80×24 a notice in place of the
+        table (it comes back when the terminal grows)."""
         width, height = event.size
         seats = len(self.query(SeatWidget))
+        small = too_small(width, height)
+        if small != self.has_class("-too-small"):
+            self.set_class(small, "-too-small")
+            self.refresh_bindings()  # no game keys while the table is away
+        self.query_one(TooSmallNotice).size_now = (width, height)
         self.set_class(width >= WIDE, "-wide")
+        self.set_class(width >= HUGE, "-huge")
         self.set_class(height >= TALL, "-tall")
-        self.set_class(width >= WIDE and seats * 3 > height - 10, "-two-col")
+        side = 60 if width >= HUGE else 48 if width >= WIDE else 32
+        columns = seat_columns(width - side, seats) if width >= WIDE else 1
+        for n in (2, 3):
+            self.set_class(columns == n, f"-cols-{n}")
+        self.query_one(HandPanel).big = height >= TALL and width >= WIDE
+        big = width >= WIDE and big_seats(height, seats, columns)
+        for seat in self.query(SeatWidget):
+            seat.big = big
 
     # -- the session ----------------------------------------------------------
     @work(exclusive=True, group="session-updates")
@@ -261,6 +285,7 @@ class TableScreen(TableAsides, Screen[None]):
         viewer = self.seating.viewer
         view = pub if viewer is None else self.session.view(viewer)
         self.view = view
+        view = self.displayed(view)  # (a sorted draw hand; self.view stays as dealt)
         if not (view.my_turn and view.phase == "draw"):
             self.selected = frozenset()
         if view.my_turn and view.phase == "cut" and self._cut_hand != view.hand_no:
@@ -276,13 +301,16 @@ class TableScreen(TableAsides, Screen[None]):
         status = self.query_one(StatusLine)
         status.hot_seat = self.seating.hot_seat
         status.fairness = self.session.fairness or ""
+        status.armed = self.armed_text()
         status.view = view
         hand = self.query_one(HandPanel)
         hand.four_color = four
         hand.hot_seat = self.seating.hot_seat
-        hand.selected = self.selected
+        hand.selected = self.shown_selection()
         hand.cut = self.cut_pos
         hand.view = view
+        if self.session.can_chat:
+            self.query_one(ChatPanel).lines = getattr(self.session, "chat_lines", ())
         to_act = view.to_act if not view.dealer_step else None
         if to_act is not None and to_act != self._last_to_act:
             self.query_one("#seats").scroll_to_widget(self.query_one(f"#seat-{to_act}"), animate=False)
@@ -374,6 +402,10 @@ class TableScreen(TableAsides, Screen[None]):
         return v if v is not None and v.my_turn else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.has_class("-too-small") and action not in ("help", "leave", "chat"):
+            return False  # nothing is done blind while the table is not on screen
+        if action in PACE_ACTIONS:
+            return self.pace_check(action, parameters)
         v = self._turn()
         if action in BET_ACTIONS:
             return bool(v and v.options is not None and action in v.options.kinds)
@@ -406,6 +438,7 @@ class TableScreen(TableAsides, Screen[None]):
             self.notify(str(exc), title="Not allowed", severity="warning", markup=False)
         else:
             self.seating.acted(action.seat)  # hot-seat: public again before the next frame
+            self._keyboard = action.seat     # (who has the keyboard: pre-action keys are theirs)
         self.refresh_view()
 
     def _seat(self) -> int:
@@ -477,6 +510,7 @@ class TableScreen(TableAsides, Screen[None]):
         v = self._turn()
         if v is None:
             return
+        index = self.hand_index(index)  # the card shown there (the hand may be sorted)
         if index in self.selected:
             self.selected = self.selected - {index}
         elif len(self.selected) >= v.rules.max_draw:
@@ -486,7 +520,7 @@ class TableScreen(TableAsides, Screen[None]):
             return
         else:
             self.selected = self.selected | {index}
-        self.query_one(HandPanel).selected = self.selected
+        self.query_one(HandPanel).selected = self.shown_selection()
 
     async def action_draw(self) -> None:
         if not self.selected:  # Enter alone never stands pat by surprise
@@ -526,6 +560,7 @@ class TableScreen(TableAsides, Screen[None]):
                 self._set_cut(position)
 
         self.app.push_screen(AmountScreen("Cut after", 1, top, default=self.cut_pos, unit="cards",
+                                          keys="oqml",
                                           presets=[("one", 1), ("quarter", top // 4),
                                                    ("middle", (top + 1) // 2), ("last", top)]), done)
 

@@ -13,8 +13,9 @@ from textual.widget import Widget
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.phase import BETWEEN_HANDS, Phase
 from pokeroulette_tui.engine.view import SeatView
-from pokeroulette_tui.ui.renderables import BOX_WIDTH, boxed_row, cards_text
-from pokeroulette_tui.ui.widgets.present import best_visible, phase_text, total_pot, wrap_console
+from pokeroulette_tui.ui.renderables import BIG_WIDTH, BOX_WIDTH, boxed_row, cards_text
+from pokeroulette_tui.ui.widgets.present import (best_visible, hstack, phase_text, total_pot,
+                                                  wrap_console)
 
 SLIDER_MAX = 52
 
@@ -94,24 +95,6 @@ def _append_waiting(out: Text, view: SeatView) -> None:
         out.append(" The dealer deals.")
 
 
-def _hstack(blocks: list[Text], gap: str = "   ") -> Text:
-    """Put multi-line texts side by side."""
-    split = [b.split("\n", allow_blank=True) for b in blocks]
-    height = max(len(s) for s in split)
-    widths = [max((line.cell_len for line in s), default=0) for s in split]
-    rows = []
-    for y in range(height):
-        row = Text()
-        for k, s in enumerate(split):
-            if k:
-                row.append(gap)
-            line = s[y] if y < len(s) else Text("")
-            row.append_text(line)
-            row.append(" " * (widths[k] - line.cell_len))
-        rows.append(row)
-    return Text("\n").join(rows)
-
-
 def panel_title(view: SeatView, *, hot_seat: bool) -> str:
     """The panel's border title: whose cards, and the best hand in them."""
     me = view.me
@@ -125,8 +108,8 @@ def panel_title(view: SeatView, *, hot_seat: bool) -> str:
 
 
 def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: frozenset[int] = frozenset(),
-                  cut: int = 0, four_color: bool = False) -> tuple[Text, list[Zone]]:
-    """The panel's text and its clickable zones."""
+                  cut: int = 0, four_color: bool = False, big: bool = False) -> tuple[Text, list[Zone]]:
+    """The panel's text and its clickable zones; ``big``: five-line faces where they fit."""
     prompt = prompt_text(view, hot_seat=hot_seat, selected=selected, cut=cut)
     me = view.me
     zones: list[Zone] = []
@@ -154,7 +137,7 @@ def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: froze
             return prompt, zones
         body, step = _cards_block(cards, width, four_color=four_color,
                                   highlight=() if choosing else marked, selected=selected,
-                                  labels=labels)
+                                  labels=labels, big=big)
         for i in range(len(cards)):
             zones.append(Zone(i * step, i * step + step - 1, 1, 1 + body.plain.count("\n") + 1, "hand", i))
         return Text("\n").join([prompt, body]), zones
@@ -164,33 +147,34 @@ def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: froze
     stock = me.stock
     blocks: list[Text] = []
     compact = False
+    room = 16 if big else 14  # for two actives beside the stock
     if stock:
         keys = [str((i + 1) % 10) for i in range(len(stock))] if choosing else None
-        body, step = _cards_block(stock, width - 14, four_color=four_color, highlight=marked,
-                                  labels=keys, caption="stock")
-        compact = step != BOX_WIDTH + 1
+        body, step = _cards_block(stock, width - room, four_color=four_color, highlight=marked,
+                                  labels=keys, caption="stock", big=big)
+        compact = step == COMPACT_STEP
+        big = step == BIG_WIDTH + 1
         blocks.append(body)
         if choosing:
             h = body.plain.count("\n") + 1
             zones.extend(Zone(i * step, i * step + step - 1, 1, 1 + h, "stock", i)
                          for i in range(len(stock)))
     note = ""
-    if me.actives or me.added:
-        if me.actives_up:  # ✓ went to the stock, ✗ goes to the discards
-            act = list(me.added) + list(me.actives)
-            body, _ = _cards_block(act, 14 if blocks else width, four_color=four_color,
-                                   labels=["✓"] * len(me.added) + ["✗"] * len(me.actives),
-                                   compact=compact)
-            note = me.reason
-        else:
-            body, _ = _cards_block(me.actives, 14 if blocks else width, four_color=four_color,
-                                   caption="active", compact=compact)
+    if me.actives_up and (me.actives or me.added):  # ✓ went to the stock, ✗ to the discards
+        act = list(me.added) + list(me.actives)
+        body, _ = _cards_block(act, room if blocks else width, four_color=four_color,
+                               labels=["✓"] * len(me.added) + ["✗"] * len(me.actives),
+                               compact=compact, big=big)
+        note = me.reason
         blocks.append(body)
+    elif me.actives:  # face down to the others until turned (no label without a card)
+        blocks.append(_cards_block(me.actives, room if blocks else width, four_color=four_color,
+                                   caption="active", compact=compact, big=big)[0])
     if not blocks:
         return prompt, zones
     if note:
         blocks.append(_note_block(note, width - _hwidth(blocks) - 3))
-    return Text("\n").join([prompt, _hstack(blocks)]), zones
+    return Text("\n").join([prompt, hstack(blocks)]), zones
 
 
 def _hwidth(blocks: list[Text], gap: int = 3) -> int:
@@ -211,15 +195,23 @@ def _note_block(note: str, width: int) -> Text:
     return Text("\n").join([Text(""), *lines])
 
 
+COMPACT_STEP = 5
+"""Columns one compact ``[A♠]`` face takes, with the space after it."""
+
+
 def _cards_block(cards, width: int, *, four_color: bool, highlight=(), selected=frozenset(),
-                 labels=None, caption: str = "", compact: bool = False) -> tuple[Text, int]:
-    """Boxed faces if they fit in ``width`` columns, else compact ``[A♠]`` faces; returns the
-    text and the columns one card takes.
+                 labels=None, caption: str = "", compact: bool = False,
+                 big: bool = False) -> tuple[Text, int]:
+    """Big five-line faces (with ``big``) or boxed faces if they fit in ``width`` columns,
+    else compact ``[A♠]`` faces; returns the text and the columns one card takes.
 
     Under the cards: a label for each (``labels``) or one ``caption`` for the row.
     """
-    boxed_width = len(cards) * (BOX_WIDTH + 1) - 1
-    if not compact and boxed_width <= width:
+    if big and len(cards) * (BIG_WIDTH + 1) - 1 <= width:
+        body = boxed_row(cards, four_color=four_color, highlight=highlight, selected=selected,
+                         labels=labels, big=True)
+        step = BIG_WIDTH + 1
+    elif not compact and len(cards) * (BOX_WIDTH + 1) - 1 <= width:
         body = boxed_row(cards, four_color=four_color, highlight=highlight, selected=selected,
                          labels=labels)
         step = BOX_WIDTH + 1
@@ -233,7 +225,7 @@ def _cards_block(cards, width: int, *, four_color: bool, highlight=(), selected=
                     lab.append(" ")
                 lab.append(label[:4].center(4), style="bold reverse" if i in selected else "")
             body = Text("\n").join([body, lab])
-        step = 5
+        step = COMPACT_STEP
     if labels is None and caption:
         body = Text("\n").join([body, Text(caption, style="italic")])
     return body, step
@@ -251,6 +243,8 @@ class HandPanel(Widget):
     cut: reactive[int] = reactive(0)
     hot_seat: reactive[bool] = reactive(False)
     four_color: reactive[bool] = reactive(False)
+    big: reactive[bool] = reactive(False, layout=True)
+    """Five-line card faces where they fit (the screen sets it on big terminals)."""
 
     @dataclass
     class CardClicked(Message):
@@ -275,7 +269,7 @@ class HandPanel(Widget):
             return Text("")
         text, self._zones = panel_content(
             self.view, hot_seat=self.hot_seat, width=max(20, self.content_size.width),
-            selected=self.selected, cut=self.cut, four_color=self.four_color)
+            selected=self.selected, cut=self.cut, four_color=self.four_color, big=self.big)
         text.no_wrap = True
         text.overflow = "ellipsis"
         return text

@@ -54,8 +54,10 @@ class EventLog(ScrollView):
 
     It draws as Textual's RichLog does (wrapped, no markup, no highlighting; its own code,
     cut down to plain Text lines, so that RichLog's imports, ``rich.pretty`` among them, stay
-    out of the start-up): ``lines`` holds the rendered strips, ``_start_line`` counts the
-    lines dropped from the top.
+    out of the start-up). Each entry keeps its ``Text`` beside its rendered strips, so a
+    resize wraps every line again to the new width: ``lines`` holds the strips,
+    ``_entries`` the texts with how many strips each made, ``_start_line`` counts the lines
+    dropped from the top.
     """
 
     DEFAULT_CSS = """
@@ -82,12 +84,15 @@ class EventLog(ScrollView):
         self.can_focus = False
         self.max_lines = self.MAX_LINES
         self.lines: list[Strip] = []
+        self._entries: list[tuple[Text, int]] = []  # each line's text, and its strips
+        self._first_entry = 0  # entries dropped from the top
         self._start_line = 0
         self._line_cache: LRUCache[tuple[int, int, int, int], Strip] = LRUCache(self.LINE_CACHE)
         self._deferred: list[tuple[Text, bool | None]] = []  # written before the first layout
         self._widest_line_width = 0
         self._size_known = False
-        # where the last hands began, as line numbers since the start
+        self._wrapped_at = 0  # the width the lines were wrapped for
+        # where the last hands began, as entry numbers since the start
         self._hand_starts: list[int] = []
 
     def add_events(self, events: Iterable[Event], me: int | None = None) -> None:
@@ -113,11 +118,25 @@ class EventLog(ScrollView):
         if not self._size_known:
             self._deferred.append((text.copy(), scroll_end))
             return self
+        text = text.copy()
         text.expand_tabs()
+        strips = self._render(text)
+        self._entries.append((text, len(strips)))
+        self.lines.extend(strips)
+        if len(self.lines) > self.max_lines:
+            self._drop_entries(self._first_entry + len(self._entries) - 1, cap=True)
+        self.virtual_size = Size(self._widest_line_width, len(self.lines))
+        if scroll_end is None or scroll_end:
+            self.scroll_end(animate=False, immediate=False, x_axis=False)
+        return self
+
+    def _render(self, text: Text) -> list[Strip]:
+        """``text`` wrapped to the log's width, as strips (RichLog's way)."""
         console = self.app.console
         options = console.options
         render_width = measure_renderables(console, options, [text]).maximum
         region_width = self.scrollable_content_region.width
+        self._wrapped_at = region_width
         if render_width > region_width:
             render_width = region_width
         render_width = max(render_width, self.MIN_WIDTH)
@@ -125,36 +144,56 @@ class EventLog(ScrollView):
         lines = list(Segment.split_lines(console.render(text, options)))
         if not lines:
             self._widest_line_width = max(render_width, self._widest_line_width)
-            self.lines.append(Strip.blank(render_width))
-        else:
-            strips = Strip.from_lines(lines)
-            for strip in strips:
-                strip.adjust_cell_length(render_width)
-            self.lines.extend(strips)
-            if len(self.lines) > self.max_lines:
-                self._start_line += len(self.lines) - self.max_lines
-                self.refresh()
-                self.lines = self.lines[-self.max_lines:]
-            self._widest_line_width = max(
-                self._widest_line_width,
-                max(sum([segment.cell_length for segment in line]) for line in lines))
-        self.virtual_size = Size(self._widest_line_width, len(self.lines))
-        if scroll_end is None or scroll_end:
-            self.scroll_end(animate=False, immediate=False, x_axis=False)
-        return self
+            return [Strip.blank(render_width)]
+        strips = Strip.from_lines(lines)
+        for strip in strips:
+            strip.adjust_cell_length(render_width)
+        self._widest_line_width = max(
+            self._widest_line_width, max(sum(seg.cell_length for seg in line) for line in lines))
+        return strips
+
+    def _drop_entries(self, keep_from: int, *, cap: bool = False) -> None:
+        """Drop the entries before entry number ``keep_from`` (counted since the start); with
+        ``cap``, only as many as it takes to be back under :attr:`max_lines` (the newest
+        entry always stays)."""
+        drop_entries = drop_lines = 0
+        for _, n in self._entries[:max(0, keep_from - self._first_entry)]:
+            if cap and len(self.lines) - drop_lines <= self.max_lines:
+                break
+            drop_entries += 1
+            drop_lines += n
+        if not drop_lines:
+            return
+        del self._entries[:drop_entries]
+        self._first_entry += drop_entries
+        del self.lines[:drop_lines]
+        self._start_line += drop_lines
+        self._line_cache.clear()
+        self.refresh()
 
     def _new_hand(self) -> None:
         """A hand starts: the hand before the last one leaves the log."""
-        self._hand_starts.append(self._start_line + len(self.lines))
+        self._hand_starts.append(self._first_entry + len(self._entries))
         if len(self._hand_starts) <= 2:
             return
         keep_from = self._hand_starts[-2]
         del self._hand_starts[:-2]
-        drop = keep_from - self._start_line
-        if drop <= 0:  # already gone under the line cap
+        if keep_from <= self._first_entry:  # already gone under the line cap
             return
-        del self.lines[:drop]
-        self._start_line += drop
+        self._drop_entries(keep_from)
+        self.virtual_size = Size(self._widest_line_width, len(self.lines))
+
+    def _rewrap(self) -> None:
+        """Wrap every line again for the log's new width (the newest stays in view)."""
+        self._widest_line_width = 0
+        lines: list[Strip] = []
+        entries: list[tuple[Text, int]] = []
+        for text, _ in self._entries:
+            strips = self._render(text)
+            entries.append((text, len(strips)))
+            lines.extend(strips)
+        self._wrapped_at = self.scrollable_content_region.width
+        self.lines, self._entries = lines, entries
         self._line_cache.clear()
         self.virtual_size = Size(self._widest_line_width, len(self.lines))
         self.refresh()
@@ -168,9 +207,13 @@ class EventLog(ScrollView):
         return self.virtual_size.width if self._size_known else container.width
 
     def on_resize(self, event: Resize) -> None:
-        """Shorter or taller (the centre of the table grows and shrinks): still the newest.
-        The first size known: the lines written before it are drawn."""
+        """Narrower or wider: the lines are wrapped again. Shorter or taller (the centre of
+        the table grows and shrinks): still the newest. The first size known: the lines
+        written before it are drawn."""
         if self._size_known:
+            width = self.scrollable_content_region.width
+            if width and width != self._wrapped_at:
+                self._rewrap()
             self.scroll_end(animate=False, immediate=True, x_axis=False)
         elif event.size.width:
             self._size_known = True

@@ -19,7 +19,7 @@ from pokeroulette_tui.engine.hands import HandValue, evaluate
 from pokeroulette_tui.engine.result import positions_of
 from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.view import PlayerView, SeatView
-from pokeroulette_tui.ui.renderables import card_text, cards_text
+from pokeroulette_tui.ui.renderables import BOX_WIDTH, boxed_row, card_text, cards_text
 
 PHASE_WORDS = {
     Phase.WAITING: "waiting for the deal",
@@ -153,10 +153,36 @@ class _Lines:
         return Text("\n").join(self.lines)
 
 
-def seat_text(view: SeatView, seat: int, *, four_color: bool = False, width: int | None = None) -> Text:
+def hstack(blocks: list[Text], gap: str = "   ") -> Text:
+    """Multi-line texts side by side.
+
+    >>> print(hstack([Text("a\\nbb"), Text("c")], gap=" ").plain)
+    a  c
+    bb
+    """
+    split = [b.split("\n", allow_blank=True) for b in blocks]
+    height = max(len(s) for s in split)
+    widths = [max((line.cell_len for line in s), default=0) for s in split]
+    rows = []
+    for y in range(height):
+        row = Text()
+        for k, s in enumerate(split):
+            if k:
+                row.append(gap)
+            line = s[y] if y < len(s) else Text("")
+            row.append_text(line)
+            row.append(" " * (widths[k] - line.cell_len))
+        row.rstrip()
+        rows.append(row)
+    return Text("\n").join(rows)
+
+
+def seat_text(view: SeatView, seat: int, *, four_color: bool = False, width: int | None = None,
+              big: bool = False) -> Text:
     """A seat in two or three lines: who, score and state; cards; the actives.
 
-    With ``width``, a piece that would not fit starts a new indented line.
+    With ``width``, a piece that would not fit starts a new indented line. With ``big``
+    the cards are boxed faces, three lines high, if they fit in ``width``.
     """
     p = view.players[seat]
     r = view.rules
@@ -181,7 +207,22 @@ def seat_text(view: SeatView, seat: int, *, four_color: bool = False, width: int
     if p.folded or p.status in ("out", "left"):
         return out.text()
     cards = player_cards(view, p)
-    if cards:
+    boxed_fits = width is None or 6 + len(cards) * (BOX_WIDTH + 1) + 12 <= width
+    if cards and big and boxed_fits:
+        value, marked = best_visible(view, p)
+        label = Text("\nstock" if r.variant == "roulette" else "\nhand")
+        faces = boxed_row(cards, four_color=four_color,
+                          highlight=marked if me or p.shown else ())
+        faces_width = len(cards) * (BOX_WIDTH + 1) - 1
+        words = _Lines(None if width is None else width - faces_width - 8, indent="")
+        if value is not None:
+            hidden = any(c is None for c in cards)
+            words.add(value.describe() + (" (showing)" if hidden else ""), style="italic")
+        if r.variant == "draw" and p.drawn >= 0:
+            words.add("stood pat" if p.drawn == 0 else f"drew {p.drawn}", style="italic")
+        out.lines.extend(hstack([label, faces, Text("\n").join([Text(), *words.lines])],
+                                gap=" ").split("\n"))
+    elif cards:
         value, marked = best_visible(view, p)
         out.newline()
         row = Text("stock " if r.variant == "roulette" else "hand ")

@@ -10,6 +10,33 @@ from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.widgets.present import seat_text
 
 
+SEAT_COLUMN = 54
+"""Columns a seat reads best in: its cards and the hand they make on one line."""
+
+
+def big_seats(height: int, seats: int, columns: int) -> bool:
+    """True when every seat can have boxed card faces (about seven rows each) on a screen
+    ``height`` rows high, the seats in ``columns`` columns.
+
+    >>> big_seats(48, 4, 2), big_seats(48, 10, 2), big_seats(60, 10, 2), big_seats(24, 2, 1)
+    (True, False, True, False)
+    """
+    rows = -(-seats // columns)
+    return rows * 7 <= height - 14
+
+
+def seat_columns(width: int, seats: int) -> int:
+    """How many columns of seats fit ``width`` columns of table (at most 3, never more
+    than there are seats).
+
+    >>> seat_columns(48, 4), seat_columns(112, 4), seat_columns(140, 10), seat_columns(200, 10)
+    (1, 2, 2, 3)
+    >>> seat_columns(200, 2), seat_columns(112, 1)
+    (2, 1)
+    """
+    return max(1, min(3, seats, width // SEAT_COLUMN))
+
+
 class SeatWidget(Widget):
     """A seat, drawn from the table's current :class:`SeatView` (set by the screen).
 
@@ -23,6 +50,8 @@ class SeatWidget(Widget):
 
     view: reactive[SeatView | None] = reactive(None)
     four_color: reactive[bool] = reactive(False)
+    big: reactive[bool] = reactive(False, layout=True)
+    """Boxed card faces where they fit (the screen sets it when there is room)."""
 
     def __init__(self, seat: int, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
@@ -34,13 +63,13 @@ class SeatWidget(Widget):
         if self.view is None:
             return Text("")
         return seat_text(self.view, self.seat, four_color=self.four_color,
-                         width=self.content_size.width or None)
+                         width=self.content_size.width or None, big=self.big)
 
     def watch_view(self, view: SeatView | None) -> None:
         if view is None:
             return
         width = self.content_size.width or None
-        text = seat_text(view, self.seat, four_color=self.four_color, width=width)
+        text = seat_text(view, self.seat, four_color=self.four_color, width=width, big=self.big)
         lines = len(text.wrap(self.app.console, width or 80))
         if lines != self._lines:
             self._lines = lines

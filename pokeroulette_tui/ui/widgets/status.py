@@ -31,9 +31,9 @@ def fairness_badge(summary: str) -> Text:
 
 
 def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None,
-                fairness: str = "") -> Text:
-    """One line: hand, phase, who is to act (and how long is left), whose eyes, and in
-    network play the deck check."""
+                fairness: str = "", armed: str = "") -> Text:
+    """One line: hand, phase, who is to act (and how long is left), whose eyes, in network
+    play the deck check, and what is ``armed`` (a pre-action, skipping to your turn)."""
     out = Text()
     if view.hand_no:
         out.append(f"Hand {view.hand_no}", style="bold")
@@ -54,6 +54,9 @@ def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None,
     if badge:
         out.append("  ")
         out.append_text(badge)
+    if armed:
+        out.append("  ")
+        out.append(f"▶ {armed}", style="bold reverse")
     return out
 
 
@@ -70,6 +73,8 @@ class StatusLine(Widget):
     """Event-loop time when the current turn times out (network play), or None."""
     fairness: reactive[str] = reactive("")
     """The deck check's summary in network play (RemoteSession.fairness), "" locally."""
+    armed: reactive[str] = reactive("")
+    """A pre-action armed, or skipping to a turn, in words ("" for none)."""
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._tick)
@@ -84,4 +89,4 @@ class StatusLine(Widget):
         left = None
         if self.deadline is not None:
             left = max(0, round(self.deadline - asyncio.get_running_loop().time()))
-        return status_text(self.view, self.hot_seat, left, self.fairness)
+        return status_text(self.view, self.hot_seat, left, self.fairness, self.armed)

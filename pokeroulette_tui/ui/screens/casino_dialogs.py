@@ -1,0 +1,235 @@
+"""The casino's dialogs: the odds of the table, the last rounds, the keys, a yes-or-no."""
+
+from __future__ import annotations
+
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Static
+
+from pokeroulette_tui.engine.casino.board import Kind
+from pokeroulette_tui.engine.casino.game import Round
+from pokeroulette_tui.engine.casino.odds import (
+    JACKPOT_CHANCE,
+    break_even_jackpot,
+    odds_table,
+    one_in,
+    percent,
+)
+from pokeroulette_tui.engine.casino.paytable import CLASS_WORDS, LEVELS, PayTable
+from pokeroulette_tui.ui.renderables import cards_text
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
+
+CASINO_KEYS: list[tuple[str, str]] = [
+    ("← → ↑ ↓", "move on the board (down from the ♣ row: the outside, poker and side bets)"),
+    ("Space / Enter", "bet a chip on the spot under the cursor (on the grid: that card); "
+                      "after the deal: the next round"),
+    ("s / v", "split: the cursor's card and the one to its right / below it"),
+    ("c", "corner: the 2×2 block from the cursor's card right and down"),
+    ("k", "the cursor's rank (the whole column)"),
+    ("2 / 4 / 6", "two / four / six ranks from the cursor's column rightwards"),
+    ("f", "the suit of the cursor's row"),
+    ("j / w / p", "the joker spot / the joker bet (★ first and fifth) / the progressive side bet"),
+    ("+ / -", "a bigger / smaller chip (1, 5, 25, 100)"),
+    ("mouse", "click a card, the gap between two cards (split), a corner gap, a rank, a "
+              "suit or any spot below the grid: a chip there"),
+    ("u / Backspace", "take back the last chip"),
+    ("x / Delete", "take back all your bets"),
+    ("a", "place last round's bets again"),
+    ("d", "no more bets: deal the five cards (after the deal: the next round)"),
+    ("Tab", "hot-seat: the next player places bets"),
+    ("o", "the exact odds of every bet, the jackpot and its break-even"),
+    ("h", "the last rounds"),
+    ("R", "start your bankroll again at 1,000 play chips"),
+    ("? / F1", "this list"),
+    ("q / ctrl+q", "quit (bankrolls and the jackpot are saved after every round)"),
+]
+
+RULES_IN_BRIEF = (
+    "Bet against the house, then five cards are dealt face up from a 54-card deck (two "
+    "jokers). Bets on the board win on the fifth card (a joker there loses them all but the "
+    "joker spot); poker bets win on the hand of all five, jokers wild, that hand or better; "
+    "the joker bet wants jokers first and fifth; the progressive side bet pays by hand and "
+    "wins the whole jackpot on a royal flush with jokers first and fifth. Every payout is "
+    "X to 1. Play money only: nothing here is worth anything."
+)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A question answered with y (True) or n (False)."""
+
+    DEFAULT_CSS = """
+    #confirm-box { width: auto; max-width: 100%; height: auto; padding: 1 2; border: round $accent;
+                   background: $surface; }
+    """
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Yes"),
+        Binding("n,escape", "answer(False)", "No"),
+    ]
+
+    def __init__(self, question: str, *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        text = Text(self.question, style="bold")
+        text.append("\ny or Enter: yes · n or Esc: no", style="not bold italic")
+        yield Static(text, id="confirm-box")
+        yield TidyFooter()
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class _Dialog(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q", "close", "Close")]
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class CasinoKeysScreen(_Dialog):
+    """The casino's keys and its rules in brief."""
+
+    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        table = RichTable(box=None, show_header=False, pad_edge=False)
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for key, what in CASINO_KEYS:
+            table.add_row(key, what)
+        with Vertical(id="casino-keys-box", classes="dialog"):
+            yield Static(Text("The casino: keys", style="bold"), classes="dialog-title")
+            with VerticalScroll():
+                yield Static(table)
+                yield Static(Text("\n" + RULES_IN_BRIEF, style="italic"))
+        yield TidyFooter()
+
+
+def odds_notes(table: PayTable, jackpot: int) -> Text:
+    """What the odds table leaves to words: the side bet's payouts, the jackpot now and the
+    jackpot at which the side bet breaks even."""
+    pays = ", ".join(f"{CLASS_WORDS[h]} {p}:1" for h, p in sorted(
+        table.progressive.items(), key=lambda kv: LEVELS.index(kv[0])))
+    be = float(break_even_jackpot(table))
+    text = Text()
+    text.append(f"Jackpot now: {jackpot:,} play chips", style="bold")
+    text.append(f" (breaks even at {be:,.0f}; won {one_in(JACKPOT_CHANCE)} by a royal flush "
+                "with jokers first and fifth).\n")
+    text.append(f"The side bet ({table.progressive_stake} a round) pays: {pays}. "
+                f"{table.jackpot_share}% of each side-bet stake goes into the jackpot.\n")
+    text.append("Every payout is X to 1 (a win returns the stake and X times it). Exact "
+                "figures from every five-card set of the 54 cards; nothing simulated.",
+                style="italic")
+    return text
+
+
+def _fill(scroll: VerticalScroll) -> None:
+    """The dialog's scrolling part takes the dialog's height (inline, as the app's stylesheet
+    caps every dialog's scrolling part, and this module adds nothing to the stylesheets)."""
+    scroll.styles.height = "1fr"
+    scroll.styles.max_height = "100%"
+
+
+class OddsScreen(_Dialog):
+    """The exact odds of every bet at this table (``pokeroulette casino --odds``)."""
+
+    BINDINGS = [Binding("escape,q,o", "close", "Close")]
+    DEFAULT_CSS = """
+    #odds-box { height: 90%; }
+    #odds-table { height: auto; max-height: 100; overflow: hidden hidden; }
+    #odds-notes { height: auto; margin-top: 1; }
+    """
+
+    def __init__(self, table: PayTable, jackpot: int, *, name: str | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.table = table
+        self.jackpot = jackpot
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="odds-box", classes="dialog"):
+            title = f"Odds at the {self.table.name} table"
+            yield Static(Text(title, style="bold"), classes="dialog-title")
+            with VerticalScroll(id="odds-scroll"):
+                yield DataTable(id="odds-table", cursor_type="none", zebra_stripes=True)
+                yield Static(odds_notes(self.table, self.jackpot), id="odds-notes")
+        yield TidyFooter()
+
+    def on_mount(self) -> None:
+        found = self.query(DataTable)
+        if not found:  # the app is closing: the screen was never composed
+            return
+        grid = found.first()
+        grid.add_column("bet", key="bet")
+        for label in ("wins", "pays", "return", "edge"):
+            grid.add_column(Text(label, justify="right"), key=label)
+        for bet, odds in odds_table(self.table, self.jackpot):
+            name = odds.bet
+            if bet.kind is Kind.WILD:
+                name = "joker bet (★ first and fifth)"
+            elif bet.kind is Kind.PROGRESSIVE:
+                name = "progressive side bet"
+            pays = "jackpot" if bet.kind is Kind.PROGRESSIVE else f"{odds.pays}:1"
+            grid.add_row(name, *(Text(v, justify="right") for v in (
+                one_in(odds.chance), pays, percent(odds.returns), percent(odds.edge))))
+        grid.can_focus = False
+        scroll = self.query_one("#odds-scroll")
+        _fill(scroll)
+        scroll.focus()
+
+
+def round_lines(r: Round) -> Text:
+    """One round of the history: its cards, its hand and what each player made."""
+    text = Text()
+    text.append(f"Round {r.number}  ", style="bold")
+    text.append_text(cards_text(r.cards, highlight=(4,)))
+    text.append(f"  {CLASS_WORDS.get(r.hand, r.hand)}")
+    if r.jackpot_won:
+        text.append(f"  JACKPOT {r.jackpot_won:,} won", style="bold reverse")
+    names = r.names if len(r.names) == len(r.nets) else tuple(
+        f"seat {i + 1}" for i in range(len(r.nets)))
+    nets = " · ".join(f"{n} {net:+,}" for n, net in zip(names, r.nets))
+    text.append(f"\n    {nets}")
+    return text
+
+
+class CasinoHistoryScreen(_Dialog):
+    """The last rounds, newest first: the five cards (the fifth marked), the hand, the nets."""
+
+    BINDINGS = [Binding("escape,q,h", "close", "Close")]
+    DEFAULT_CSS = """
+    #casino-history-box { height: 90%; }
+    """
+
+    def __init__(self, rounds: list[Round], *, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.rounds = rounds
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="casino-history-box", classes="dialog"):
+            count = len(self.rounds)
+            title = ("No rounds yet" if not count else "The last round" if count == 1
+                     else f"The last {count} rounds, newest first")
+            yield Static(Text(title, style="bold"), classes="dialog-title")
+            with VerticalScroll():
+                body = Text("\n").join(round_lines(r) for r in reversed(self.rounds))
+                yield Static(body if count else Text(
+                    "Rounds are listed here once they are dealt (cards, hand, each "
+                    "player's net).", style="italic"))
+        yield TidyFooter()
+
+    def on_mount(self) -> None:
+        scroll = self.query_one(VerticalScroll)
+        _fill(scroll)
+        scroll.focus()
+
+
+__all__ = ["CASINO_KEYS", "CasinoHistoryScreen", "CasinoKeysScreen", "ConfirmScreen",
+           "OddsScreen", "odds_notes", "round_lines"]
