@@ -17,12 +17,17 @@ KEYS: list[tuple[str, str]] = [
     ("b / r", "bet / raise: choose an amount (m min, h ½ pot, p pot, a all in, or type it)"),
     ("a", "go all in"),
     ("f", "fold"),
+    ("c / f early", "local table, while another player bets: arm call-any / check-fold "
+                    "(played when your turn comes; the same key cancels)"),
+    ("n", "local table: skip to your turn (the dealer and bots play at once); n again stops"),
+    ("v", "local table: change the speed (slow, normal, fast, instant)"),
     ("1-9, 0", "stock to active: move that stock card (0 = the tenth); or click it"),
     ("k", "stock to active: keep the stock as it is"),
     ("1-5", "draw: select or unselect a card to exchange; or click it"),
     ("Enter", "draw: exchange the selected cards; cut: cut the deck here; "
               "a hand's result: deal the next hand (the table waits until then)"),
     ("p", "draw: stand pat (exchange nothing)"),
+    ("o", "draw: sort your hand (the selection follows the cards)"),
     ("← → ↑ ↓ / e", "cut: move the cut point by 1 or 5 / type it"),
     ("d", "look through the discard pile"),
     ("s", "the last hand's result again"),
