@@ -235,7 +235,7 @@ def test_fold_only_result_is_a_note():
     g = dealt()
     from pokeroulette_tui.engine.events import PotWon
 
-    res = HandResult.from_events([PotWon("Bo wins the pot of 3 everyone else folded",
+    res = HandResult.from_events([PotWon("Bo wins the pot of 3 as everyone else folded",
                                          seat=1, amount=3)], view_for(g, None))
     assert not res.is_showdown and "Bo wins" in res.summary()
 

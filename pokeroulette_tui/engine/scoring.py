@@ -85,7 +85,7 @@ def finish_hand(state: GameState) -> list[Event]:
         for amount, eligible in betting.pots(state):
             if by_fold:
                 winners = [live[0]] if live[0] in eligible or not eligible else eligible
-                why = "everyone else folded"
+                why = "as everyone else folded"
             else:
                 contenders = [i for i in eligible if i in keys] or live
                 best = max(keys[i] for i in contenders)
