@@ -33,9 +33,28 @@ def standings_table(view: SeatView) -> RichTable:
             cells.append(str(row["chips"]))
         if forfeit:
             cells.append(str(row["tokens"]))
-        cells.append(row["status"])
+        cells.append(status_words(view, row))
         table.add_row(*cells, style="bold" if place == 1 else "")
     return table
+
+
+def status_words(view: SeatView, row: dict[str, object]) -> str:
+    """A seat's standing in words: a forfeit player with no tokens left lost, even when the
+    game ended at once (first out), rather than "playing".
+
+    >>> from types import SimpleNamespace as NS
+    >>> v = NS(rules=NS(scoring="forfeit", token_name="items"))
+    >>> status_words(v, {"status": "playing", "tokens": 0}), status_words(v, {"status": "left"})
+    ('no items left: lost', 'left the table')
+    """
+    status = row["status"]
+    if status == "left":
+        return "left the table"
+    if status == "out":
+        return "out"
+    if view.rules.scoring == "forfeit" and row.get("tokens") == 0:
+        return f"no {view.rules.token_name} left: lost"
+    return "still in"
 
 
 class GameOverScreen(ModalScreen[str | None]):
