@@ -347,3 +347,25 @@ def test_folded_money_stays_in_the_pots_but_not_their_seats():
 
     v = _pots_view([8, 3, 20], all_in=(0,), folded=(1,))
     assert shown_pots(v) == [(19, (0, 2)), (12, (2,))]
+
+
+def test_a_long_stock_wraps_between_cards_never_inside_one():
+    """Issue 10: a stock of 10+ cards at 80×24 broke a card across lines (`[6` / `♥]`)."""
+    from pokeroulette_tui.engine.game import new_game
+    from pokeroulette_tui.engine.rules import RuleSet
+    from pokeroulette_tui.engine.view import view_for
+    from pokeroulette_tui.ui.widgets.present import seat_text
+
+    g = new_game(RuleSet(betting="none", suit_order="SHDC"), ["Ana", "Bo", "Cy"], seed=1)
+    s = g.seats[0]
+    s.stock = [Card(r, suit) for r in range(2, 9) for suit in "SH"]  # 14 cards
+    s.stock_public = [True] * len(s.stock)
+    for width in (30, 37, 44, 52):
+        lines = seat_text(view_for(g, 0), 0, width=width).plain.split("\n")
+        rows = [ln for ln in lines if "[" in ln and "turned" not in ln]
+        assert len(rows) >= 2
+        for ln in rows:
+            assert len(ln) <= width, (width, ln)
+            inner = ln.strip().removeprefix("stock").strip()
+            assert inner.startswith("[") and inner.endswith("]"), (width, ln)
+            assert inner.count("[") == inner.count("]")

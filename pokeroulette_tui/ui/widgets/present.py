@@ -225,9 +225,20 @@ def seat_text(view: SeatView, seat: int, *, four_color: bool = False, width: int
     elif cards:
         value, marked = best_visible(view, p)
         out.newline()
-        row = Text("stock " if r.variant == "roulette" else "hand ")
-        row.append_text(cards_text(cards, four_color=four_color,
-                                   highlight=marked if me or p.shown else ()))
+        label = "stock " if r.variant == "roulette" else "hand "
+        lit = set(marked if me or p.shown else ())
+        faces = [card_text(c, four_color=four_color, highlight=i in lit)
+                 for i, c in enumerate(cards)]
+        row = Text(label)
+        room = None if width is None else max(4, width - 4 - len(label))
+        used = 0
+        for face in faces:  # a long stock wraps between cards, never inside one
+            if room is not None and used and used + face.cell_len > room:
+                out.add(row, sep="")
+                out.newline(" " * (4 + len(label)))
+                row, used = Text(), 0
+            row.append_text(face)
+            used += face.cell_len
         out.add(row, sep="")
         if value is not None:
             hidden = any(c is None for c in cards)
