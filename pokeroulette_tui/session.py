@@ -6,7 +6,7 @@ import abc
 import asyncio
 import logging
 from dataclasses import dataclass, replace
-from typing import AsyncIterator
+from typing import Any, AsyncIterator, Sequence
 
 from pokeroulette_tui.engine.actions import Action, IllegalAction
 from pokeroulette_tui.engine.events import Event, HandOver, redact_all
@@ -110,6 +110,10 @@ class Session(abc.ABC):
     async def chat(self, text: str) -> None:
         """Send a line of chat to the table (a session without chat refuses)."""
         raise IllegalAction("there is nobody to chat with at this table")
+
+    #: The chat so far, oldest first (``{"name", "text", "spectator"}`` each); a network
+    #: session keeps what it has heard, a local one has none.
+    chat_lines: Sequence[dict[str, Any]] = ()
 
     @property
     def log_viewer(self) -> int | None:

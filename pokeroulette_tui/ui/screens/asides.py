@@ -63,7 +63,7 @@ class TableAsides:
                 await self.session.chat(text)
 
         # the messages so far, as the client keeps them (a session without them has none)
-        self.app.push_screen(ChatScreen(getattr(self.session, "chat_lines", ())), sent)
+        self.app.push_screen(ChatScreen(self.session.chat_lines), sent)
 
     def action_help(self) -> None:
         from pokeroulette_tui.ui.screens.help import HelpScreen

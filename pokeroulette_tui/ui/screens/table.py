@@ -310,7 +310,7 @@ class TableScreen(TableAsides, TablePace, Screen[None]):
         hand.cut = self.cut_pos
         hand.view = view
         if self.session.can_chat:
-            self.query_one(ChatPanel).lines = getattr(self.session, "chat_lines", ())
+            self.query_one(ChatPanel).lines = self.session.chat_lines
         to_act = view.to_act if not view.dealer_step else None
         if to_act is not None and to_act != self._last_to_act:
             self.query_one("#seats").scroll_to_widget(self.query_one(f"#seat-{to_act}"), animate=False)
