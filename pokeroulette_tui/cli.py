@@ -1,4 +1,4 @@
-"""The command line: play (default), rules, preset, simulate, host, join."""
+"""The command line: play (default), rules, preset, simulate, casino, host, join."""
 
 from __future__ import annotations
 
@@ -168,6 +168,24 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--bots", default="random", help="one level for all, or comma-separated per seat")
     sim.add_argument("--max-hands", type=int, default=200, help="stop a game after this many hands")
     sim.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
+
+    casino = sub.add_parser("casino", help="the casino game against the house (play money)")
+    casino.add_argument("--pay-table", default="default", metavar="NAME|FILE",
+                        help="a named pay table or a .toml file of your own (default: default)")
+    casino.add_argument("names", nargs="*", metavar="NAME",
+                        help="the players at this terminal, in turn (default: your login name)")
+    casino.add_argument("--odds", action="store_true",
+                        help="print every bet's exact chance, return and house edge, and stop")
+    casino.add_argument("--simulate", type=int, default=None, metavar="ROUNDS",
+                        help="deal ROUNDS rounds and check each bet's return against the exact "
+                             "figure, and stop")
+    casino.add_argument("--seed", type=int, default=None, help="fixed shuffle (for testing)")
+    casino.add_argument("--reset-bankroll", default=None, metavar="NAME",
+                        help="give NAME a fresh bankroll, and stop")
+    casino.add_argument("--reset-jackpot", action="store_true",
+                        help="start the pay table's jackpot again from its seed, and stop")
+    casino.add_argument("--deal-pause", type=float, default=0.6, metavar="SECONDS",
+                        help="pause between the cards of a deal (default 0.6)")
 
     host = sub.add_parser("host", help="host a table on the network or on this machine")
     _add_rules_args(host)
@@ -361,6 +379,77 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run_play(args, rules_from_args(args))
 
 
+def cmd_casino(args: argparse.Namespace) -> int:
+    from pokeroulette_tui.engine.casino.paytable import PayTableError, find
+    from pokeroulette_tui.paths import data_home
+
+    try:
+        table = find(args.pay_table)
+    except PayTableError as exc:
+        raise CliError(f"--pay-table: {exc}") from None
+    if args.odds:
+        from pokeroulette_tui.engine.casino.odds import report
+        from pokeroulette_tui.engine.casino.store import CasinoStore
+
+        print(report(table, CasinoStore.open(data_home() / "casino.json").jackpot(table) // 100))
+        return 0
+    if args.simulate is not None:
+        return _casino_simulate(table, args.simulate, 1 if args.seed is None else args.seed)
+    if args.reset_bankroll is not None or args.reset_jackpot:
+        from pokeroulette_tui.engine.casino.store import CasinoStore
+
+        store = CasinoStore.open(data_home() / "casino.json")
+        try:
+            if args.reset_bankroll is not None:
+                store.reset_bankroll(args.reset_bankroll)
+                print(f"{args.reset_bankroll} has a fresh bankroll of "
+                      f"{store.bankroll(args.reset_bankroll):,} play chips")
+            if args.reset_jackpot:
+                store.reset_jackpot(table)
+                print(f"The jackpot of the {table.name!r} pay table starts again at "
+                      f"{table.jackpot_seed:,}")
+        except OSError as exc:
+            raise CliError(f"cannot write {store.path}: {exc.strerror or exc}") from None
+        return 0
+    names = _casino_names(args.names)
+    if not 0 <= args.deal_pause <= 5:
+        raise CliError("--deal-pause must be between 0 and 5 seconds")
+    try:
+        from pokeroulette_tui.ui.casino import run_casino
+    except ImportError as exc:
+        raise CliError(f"the casino screen is not available: {exc}") from None
+    return run_casino(names, table, data_home() / "casino.json", args.deal_pause, seed=args.seed)
+
+
+def _casino_names(given: list[str]) -> list[str]:
+    from pokeroulette_tui.ui.casino_words import check_names
+    from pokeroulette_tui.ui.config import login_name
+
+    names = [n.strip() for n in given] or [login_name()]
+    problem = check_names(names) or ("at most 6 players at a casino table"
+                                     if len(names) > 6 else None)
+    if problem:
+        raise CliError(problem)
+    return names
+
+
+def _casino_simulate(table: object, rounds: int, seed: int) -> int:
+    from pokeroulette_tui.engine.casino.odds import percent, simulate_returns
+
+    if not 100 <= rounds <= 10_000_000:
+        raise CliError("--simulate takes 100 to 10000000 rounds")
+    rows = simulate_returns(table, rounds, seed)  # type: ignore[arg-type]
+    print(f"{rounds:,} rounds simulated (seed {seed}); each bet's mean return per chip "
+          "against the exact one, with a 99.9% interval:")
+    for r in rows:
+        verdict = "agrees" if r.agrees else "OUTSIDE"
+        print(f"  {r.odds.bet:45} {r.mean * 100:7.2f}% ± {r.half_width * 100:5.2f}  exact "
+              f"{percent(r.odds.returns):>7}  {verdict}")
+    outside = sum(not r.agrees for r in rows)
+    print(f"{len(rows) - outside} of {len(rows)} bets agree with the exact figures")
+    return 0 if outside == 0 else 1
+
+
 def cmd_host(args: argparse.Namespace) -> int:
     try:
         from pokeroulette_tui.ui.netplay import run_host
@@ -378,7 +467,7 @@ def cmd_join(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"play": cmd_play, "rules": cmd_rules, "preset": cmd_preset, "simulate": cmd_simulate,
-            "host": cmd_host, "join": cmd_join}
+            "casino": cmd_casino, "host": cmd_host, "join": cmd_join}
 
 
 PLAY_DEFAULTS = {"command": "play", "preset": None, "rule": None, "players": None,

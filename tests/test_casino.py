@@ -398,8 +398,9 @@ def test_cli_casino_mistakes_are_one_line(tmp_path, monkeypatch, capsys):
     bad.write_text("wild = 0\n")
     for argv, words in ((["--pay-table", "nope"], "no pay table called 'nope'"),
                         (["--pay-table", str(bad)], "wild must be a whole payout"),
-                        (["--players", "Ana,,Bo"], "names separated by commas"),
-                        (["--players", "Ana,Ana"], "each name once"),
+                        (["Ana", ""], "a player's name is 1 to 24 characters"),
+                        (["Ana", "Ana"], "'Ana' is there twice"),
+                        (list("ABCDEFG"), "at most 6 players"),
                         (["--simulate", "5"], "100 to 10000000 rounds")):
         assert main(["casino", *argv]) == 2
         err = capsys.readouterr().err

@@ -19,8 +19,8 @@ poker bets, the joker bet and the progressive side bet).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from rich.style import Style
 from rich.text import Text

@@ -1,0 +1,555 @@
+"""The casino game's screen (docs/RULES.md §6): a betting board, the deal, the odds, the
+history and hot-seat players, with bankrolls and the jackpot kept in a CasinoStore.
+
+:func:`run_casino` runs it as an app of its own (``pokeroulette casino``). Play money only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Static
+
+from pokeroulette_tui.engine.casino import game as G
+from pokeroulette_tui.engine.casino.board import (
+    Kind,
+)
+from pokeroulette_tui.engine.casino.game import Casino, CasinoError, Stage
+from pokeroulette_tui.engine.casino.odds import standard_counts
+from pokeroulette_tui.engine.casino.paytable import CLASS_WORDS, PayTable
+from pokeroulette_tui.engine.casino.store import START_BANKROLL, CasinoStore
+from pokeroulette_tui.ui.casino_words import (
+    pays_words,
+    spot_hint,
+    spot_words,
+    status_text,
+)
+from pokeroulette_tui.ui.renderables import boxed_row
+from pokeroulette_tui.ui.screens.casino_dialogs import (
+    CasinoHistoryScreen,
+    CasinoKeysScreen,
+    ConfirmScreen,
+    OddsScreen,
+)
+from pokeroulette_tui.ui.widgets.casino_board import (
+    BoardModel,
+    CasinoBoard,
+    Spot,
+    corner,
+    cursor_of,
+    move,
+    on_grid,
+    split_down,
+    split_right,
+    spot_at_cursor,
+)
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
+
+CHIPS = (1, 5, 25, 100)
+"""The chip sizes, smallest first (+ and - step through them)."""
+DEAL_PAUSE = 0.6
+"""Seconds between the five cards of a deal (0: all at once)."""
+
+
+class CasinoScreen(Screen[None]):
+    """The casino table: the board, the deal, the results; keys in CASINO_KEYS."""
+
+    BINDINGS = [
+        Binding("up", "move(-1, 0)", "Up", show=False, priority=True),
+        Binding("down", "move(1, 0)", "Down", show=False, priority=True),
+        Binding("left", "move(0, -1)", "Left", show=False, priority=True),
+        Binding("right", "move(0, 1)", "Right", show=False, priority=True),
+        Binding("space,enter", "bet_here", "Bet", key_display="Space", priority=True),
+        Binding("space,enter", "next_round", "Next round", key_display="Enter", priority=True),
+        Binding("d", "deal", "Deal"),
+        Binding("d", "next_round", "Next round", show=False),
+        Binding("s", "bet('split_right')", "Split →", show=False),
+        Binding("v", "bet('split_down')", "Split ↓", show=False),
+        Binding("c", "bet('corner')", "Corner", show=False),
+        Binding("k", "bet('rank')", "Rank", show=False),
+        Binding("2", "bet('ranks2')", "2 ranks", show=False),
+        Binding("4", "bet('ranks4')", "4 ranks", show=False),
+        Binding("6", "bet('ranks6')", "6 ranks", show=False),
+        Binding("f", "bet('suit')", "Suit", show=False),
+        Binding("j", "bet('joker')", "Joker spot", show=False),
+        Binding("w", "bet('wild')", "Joker bet", show=False),
+        Binding("p", "bet('progressive')", "Side bet", show=False),
+        Binding("plus,equals_sign", "chip(1)", "Chip+", show=False),
+        Binding("minus", "chip(-1)", "Chip-", show=False),
+        Binding("u,backspace", "undo", "Undo"),
+        Binding("x,delete", "clear", "Clear", show=False),
+        Binding("a", "rebet", "Rebet"),
+        Binding("tab", "next_player", "Player", key_display="Tab", priority=True),
+        Binding("o", "odds", "Odds"),
+        Binding("h", "history", "History", show=False),
+        Binding("R", "reset", "Reset bankroll", show=False),
+        Binding("question_mark,f1", "keys", "Keys", key_display="?"),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    DEFAULT_CSS = """
+    CasinoScreen { layout: vertical; }
+    #casino-status { height: 1; padding: 0 1; background: $primary-darken-2; color: $text; }
+    CasinoBoard { background: #0c3324; }
+    #casino-hint { height: 1; padding: 0 1; background: #0c3324; color: #e6efe9; }
+    #casino-lower { height: 1fr; }
+    #casino-deal { width: 33; height: 100%; padding: 0 1; background: $panel; }
+    #casino-results { width: 1fr; height: 100%; padding: 0 1; background: $surface;
+                      scrollbar-size-vertical: 1; }
+    CasinoScreen.-wide #casino-deal { width: 44; }
+    """
+
+    def __init__(self, names: Sequence[str], table: PayTable, store_path: Path, *,
+                 deal_pause: float = DEAL_PAUSE, seed: int | None = None,
+                 four_color: bool = False, name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.names = list(names)
+        self.table = table
+        self.store_path = Path(store_path)
+        self.deal_pause = max(0.0, float(deal_pause))
+        self.seed = seed
+        self.four_color = four_color
+        self.store: CasinoStore | None = None
+        self.casino: Casino | None = None
+        self.seat = 0
+        self.cursor = (0, 12)
+        self.chip_index = 1
+        self.message: Text | None = None  # said on the hint line until the cursor moves
+        self.summary = Text("")  # under the cards: the round's outcome
+        self.warning = ""  # the store's word on a damaged file, over the bets until a deal
+        self._leaving = False  # (not ``_closing``: Textual's message pump has one)
+
+    # -- layout -----------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="casino-status")
+        yield CasinoBoard(id="board")
+        yield Static("", id="casino-hint")
+        with Horizontal(id="casino-lower"):
+            yield Static("", id="casino-deal")
+            with VerticalScroll(id="casino-results", can_focus=False):
+                yield Static("", id="casino-results-text")
+        yield TidyFooter()
+
+    def on_mount(self) -> None:
+        self.store = CasinoStore.open(self.store_path)
+        store = self.store
+        c = G.new_casino(self.table, self.names, [store.bankroll(n) for n in self.names],
+                         seed=self.seed)
+        c.jackpot_hundredths = store.jackpot(self.table)
+        if store.history:
+            c.round_no = store.history[-1].number + 1
+        self.casino = c
+        if store.warning:
+            self.warning = store.warning
+            self._say("The casino file was damaged: see on the right.", error=True)
+        else:
+            self._say("Place your bets: arrows move, Space bets, d deals, ? lists the keys.")
+        self.refresh_view()
+        self.call_after_refresh(self._offer_reset_if_broke)
+        # the poker bets' odds count every five-card set once (about a second): before the
+        # cursor first reaches them
+        self.run_worker(standard_counts, thread=True, group="warm")
+
+    def on_resize(self) -> None:
+        tall = self.size.width >= 130 and self.size.height >= 36
+        self.query_one(CasinoBoard).wide = tall
+        self.set_class(self.size.width >= 120, "-wide")
+        self.set_class(tall, "-tall")
+        self.refresh_view()
+
+    @property
+    def player(self) -> G.Player:
+        assert self.casino is not None
+        return self.casino.players[self.seat]
+
+    @property
+    def chip(self) -> int:
+        return CHIPS[self.chip_index]
+
+    # -- drawing ----------------------------------------------------------------------------
+
+    def refresh_view(self) -> None:
+        c = self.casino
+        if c is None or not self.is_mounted or self._leaving or not self.children:
+            return  # not composed yet, or on the way out
+        p = self.player
+        who = f" ({self.seat + 1}/{len(c.players)})" if len(c.players) > 1 else ""
+        self.query_one("#casino-status", Static).update(status_text(
+            p.name, who, p.bankroll, p.staked, c.jackpot, c.round_no, self.size.width - 2))
+        self.query_one(CasinoBoard).model = self._board_model()
+        self.query_one("#casino-hint", Static).update(self._hint())
+        self.query_one("#casino-deal", Static).update(self._deal_panel())
+        self.query_one("#casino-results-text", Static).update(self._results())
+        self.refresh_bindings()
+
+    def _board_model(self) -> BoardModel:
+        c, p = self.casino, self.player
+        assert c is not None
+        if c.stage is Stage.SETTLED:
+            return BoardModel(
+                self.table, chips={r.bet.spot: r.bet.amount for r in p.results},
+                cursor=self.cursor, won={r.bet.spot: r.paid for r in p.results if r.won},
+                lost=frozenset(r.bet.spot for r in p.results if not r.won),
+                fifth=c.dealt[4], four_color=self.four_color, show_cursor=False)
+        return BoardModel(self.table, chips={b.spot: b.amount for b in p.bets},
+                          cursor=self.cursor, four_color=self.four_color,
+                          show_cursor=c.stage is Stage.BETTING)
+
+    def _hint(self) -> Text:
+        c = self.casino
+        assert c is not None
+        text = Text()
+        text.append(f" chip {self.chip} ", style="bold #1a1a1a on #ffd75f")
+        text.append(" ")
+        if self.message is not None:
+            text.append_text(self.message)
+        elif c.stage is Stage.BETTING:
+            spot = spot_at_cursor(self.cursor, self.table)
+            text.append(spot_hint(spot, self.table, c.jackpot))
+            mine = next((b.amount for b in self.player.bets if b.spot == spot), 0)
+            if mine:
+                text.append(f" · yours: {mine}", style="bold")
+        elif c.stage is Stage.DEALING:
+            text.append(f"No more bets: card {len(c.dealt)} of 5", style="bold")
+        else:
+            text.append("Enter: next round · Tab: another player's results · h: history")
+        return text
+
+    def _deal_panel(self) -> Text:
+        c = self.casino
+        assert c is not None
+        cards = list(c.dealt) + [None] * (5 - len(c.dealt))
+        settled = c.stage is Stage.SETTLED
+        text = boxed_row(cards, four_color=self.four_color, highlight=(4,) if settled else (),
+                         labels=["1", "2", "3", "4", "5th"], big=self.has_class("-tall"))
+        text.append("\n")
+        if settled and c.hand is not None:
+            text.append(CLASS_WORDS[c.hand].capitalize(), style="bold")
+        elif c.stage is Stage.DEALING:
+            text.append("Dealing…", style="bold")
+        else:
+            text.append(f"Round {c.round_no}: bets open", style="bold")
+        text.append("\n")
+        text.append_text(self.summary)
+        return text
+
+    def _results(self) -> Text:
+        c = self.casino
+        assert c is not None
+        out = Text()
+        if self.warning:
+            out.append(f"{self.warning}\n\n", style="bold #ff6b6b")
+        order = [self.seat] + [i for i in range(len(c.players)) if i != self.seat]
+        for n, i in enumerate(order):
+            p = c.players[i]
+            if n:
+                out.append("\n")
+            if c.stage is Stage.SETTLED:
+                if not p.results:
+                    out.append(f"{p.name}: no bets this round", style="bold")
+                    out.append(f" (bankroll {p.bankroll:,})\n")
+                    continue
+                out.append(f"{p.name}: net {p.net:+,}", style="bold")
+                out.append(f" (bankroll {p.bankroll:,})\n")
+                for r in sorted(p.results, key=lambda r: not r.won):
+                    mark, style = ("✓", "bold green") if r.won else ("✗", "")
+                    out.append(f" {mark} {r.bet.amount} on {spot_words(r.bet.spot)}", style=style)
+                    out.append(f" → {r.paid}" if r.won else "", style=style)
+                    out.append(f": {r.why}\n", style="" if r.won else "dim")
+            elif i == self.seat:
+                out.append(f"{p.name}'s bets", style="bold")
+                out.append(f" ({p.staked:,} staked)\n" if p.bets else "\n")
+                if not p.bets:
+                    out.append(" None yet. Move the cursor and press Space, or click a card;\n"
+                               " a for last round's bets again.\n", style="italic")
+                for b in p.bets:
+                    out.append(f" {b.amount:>4} on {spot_words(b.spot)}")
+                    out.append(f" ({pays_words(self.table, b)})\n", style="dim")
+            else:
+                bets = f"{len(p.bets)} bet{'s' if len(p.bets) != 1 else ''}, " \
+                    f"{p.staked:,} staked" if p.bets else "no bets yet"
+                out.append(f"{p.name}: {bets}, bankroll {p.bankroll:,}\n")
+        return out
+
+    def _say(self, message: str, *, error: bool = False) -> None:
+        """Say ``message`` on the hint line (an error in red, with a ✗)."""
+        self.message = Text(("✗ " if error else "") + message,
+                            style="bold #ff6b6b" if error else "")
+        self.refresh_view()
+
+    # -- keys -------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        c = self.casino
+        if self._leaving:
+            return False  # keys typed after q: the app is on its way out
+        if c is None:
+            return True
+        betting = c.stage is Stage.BETTING
+        if action in ("bet_here", "bet", "undo", "clear", "rebet", "deal", "chip", "move",
+                      "reset"):
+            return betting if action in ("bet_here", "deal") else (betting or None)
+        if action == "next_round":
+            return c.stage is Stage.SETTLED
+        if action == "next_player":
+            return len(c.players) > 1 and (c.stage is not Stage.DEALING or None)
+        return True
+
+    def action_move(self, rows: int, columns: int) -> None:
+        self.cursor = move(self.cursor, rows, columns, self.table)
+        self.message = None
+        self.refresh_view()
+
+    def action_bet_here(self) -> None:
+        self._place(spot_at_cursor(self.cursor, self.table))
+
+    def action_bet(self, what: str) -> None:
+        free = {"joker": (Kind.JOKER, ""), "wild": (Kind.WILD, ""),
+                "progressive": (Kind.PROGRESSIVE, "")}
+        if what in free:
+            self._place(free[what])
+            return
+        if not on_grid(self.cursor):
+            self._say("Move the cursor onto the cards first (↑).", error=True)
+            return
+        card = spot_at_cursor(self.cursor, self.table)[1]
+        rank = card[0]
+        spot: Spot = {
+            "split_right": split_right(self.cursor), "split_down": split_down(self.cursor),
+            "corner": corner(self.cursor), "rank": (Kind.RANK, rank),
+            "ranks2": (Kind.RANKS2, rank), "ranks4": (Kind.RANKS4, rank),
+            "ranks6": (Kind.RANKS6, rank), "suit": (Kind.SUIT, card[1].upper()),
+        }[what]
+        self._place(spot)
+
+    def _place(self, spot: Spot) -> None:
+        c = self.casino
+        assert c is not None
+        kind, target = spot
+        try:
+            bet = G.place(c, self.seat, kind, target, self.chip)
+        except CasinoError as exc:
+            self._say(str(exc).capitalize(), error=True)
+            return
+        added = self.table.progressive_stake if bet.kind is Kind.PROGRESSIVE else self.chip
+        self._say(f"{added} on {spot_words(bet.spot)} ({bet.amount} there now, "
+                  f"{pays_words(self.table, bet)}).")
+
+    def on_casino_board_spot_clicked(self, message: CasinoBoard.SpotClicked) -> None:
+        c = self.casino
+        if c is None or c.stage is not Stage.BETTING:
+            return
+        where = cursor_of(message.spot, self.table)
+        if where is not None:
+            self.cursor = where
+        self._place(message.spot)
+
+    def action_chip(self, step: int) -> None:
+        self.chip_index = max(0, min(len(CHIPS) - 1, self.chip_index + step))
+        self._say(f"Chip size {self.chip}.")
+
+    def action_undo(self) -> None:
+        self._try(lambda c: G.undo(c, self.seat), "Took back the last chip.")
+
+    def action_clear(self) -> None:
+        self._try(lambda c: G.clear(c, self.seat), "Took back all your bets.")
+
+    def action_rebet(self) -> None:
+        self._try(lambda c: G.rebet(c, self.seat), "Last round's bets are on the board again.")
+
+    def _try(self, step, done: str) -> None:
+        try:
+            step(self.casino)
+        except CasinoError as exc:
+            self._say(str(exc).capitalize(), error=True)
+            return
+        self._say(done)
+
+    def action_next_player(self) -> None:
+        c = self.casino
+        assert c is not None
+        self.seat = (self.seat + 1) % len(c.players)
+        self._say(f"{self.player.name}'s turn" + (" to bet." if c.stage is Stage.BETTING
+                                                   else ": your results."))
+        if c.stage is Stage.BETTING:
+            self._offer_reset_if_broke()
+
+    # -- the deal ---------------------------------------------------------------------------
+
+    def action_deal(self) -> None:
+        c = self.casino
+        assert c is not None
+        try:
+            G.close(c)
+        except CasinoError as exc:
+            self._say(str(exc).capitalize(), error=True)
+            return
+        self.message = None  # the hint line counts the cards
+        self.refresh_view()
+        if self.deal_pause <= 0:
+            G.deal_all(c)
+            self._settled()
+        else:
+            self.run_worker(self._deal_slowly(), exclusive=True, group="deal")
+
+    async def _deal_slowly(self) -> None:
+        c = self.casino
+        assert c is not None
+        while c.stage is Stage.DEALING:
+            await asyncio.sleep(self.deal_pause)
+            if c.stage is not Stage.DEALING:
+                return
+            G.deal(c)
+            self.refresh_view()
+        self._settled()
+
+    def _settled(self) -> None:
+        c = self.casino
+        assert c is not None and self.store is not None
+        nets = ", ".join(f"{p.name} {p.net:+,}" for p in c.players if p.results)
+        self.summary = Text(f"Net this round: {nets}.")
+        self.warning = ""
+        won = c.history[-1].jackpot_won if c.history else 0
+        if won:
+            self.summary = Text(f"THE JACKPOT of {won:,} is won! ", style="bold reverse") \
+                + self.summary
+        try:
+            self.store.record(c)
+        except OSError as exc:
+            self.summary.append(f"\nCould not save the bankrolls: {exc}", style="bold #ff6b6b")
+        self.message = None
+        self.refresh_view()
+
+    def action_next_round(self) -> None:
+        c = self.casino
+        assert c is not None
+        G.next_round(c)
+        self.seat = 0
+        self.summary = Text("")
+        self._say(f"Round {c.round_no}: place your bets.")
+        self._offer_reset_if_broke()
+
+    # -- bankrolls --------------------------------------------------------------------------
+
+    def _offer_reset_if_broke(self) -> None:
+        c = self.casino
+        if c is None or c.stage is not Stage.BETTING:
+            return
+        p = self.player
+        if p.bets or p.bankroll >= self.table.min_bet:
+            return
+        self._ask_reset(f"{p.name} has no chips left. Start again with {START_BANKROLL:,} "
+                        "play chips?")
+
+    def action_reset(self) -> None:
+        self._ask_reset(f"Start {self.player.name}'s bankroll again at {START_BANKROLL:,} play "
+                        f"chips (it is {self.player.bankroll + self.player.staked:,} now)?")
+
+    def _ask_reset(self, question: str) -> None:
+        seat = self.seat
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._reset(seat)
+
+        self.app.push_screen(ConfirmScreen(question), answered)
+
+    def _reset(self, seat: int) -> None:
+        c = self.casino
+        assert c is not None and self.store is not None
+        p = c.players[seat]
+        if c.stage is Stage.BETTING:
+            G.clear(c, seat)
+        p.bankroll = START_BANKROLL
+        try:
+            self.store.reset_bankroll(p.name)
+        except OSError as exc:
+            self._say(f"Could not save the bankroll: {exc}", error=True)
+            return
+        self._say(f"{p.name} starts again with {START_BANKROLL:,} play chips.")
+
+    # -- dialogs and leaving ----------------------------------------------------------------
+
+    def action_odds(self) -> None:
+        assert self.casino is not None
+        self.app.push_screen(OddsScreen(self.table, self.casino.jackpot))
+
+    def action_history(self) -> None:
+        assert self.casino is not None and self.store is not None
+        rounds = list(self.store.history)
+        rounds += [r for r in self.casino.history if r not in rounds]
+        self.app.push_screen(CasinoHistoryScreen(rounds))
+
+    def action_keys(self) -> None:
+        self.app.push_screen(CasinoKeysScreen())
+
+    def save_and_close(self) -> str:
+        """Finish a deal under way, keep the bankrolls (chips still on the board are given
+        back) and say where; the words are for the terminal after the app closes."""
+        c, store = self.casino, self.store
+        self._leaving = True
+        if c is None or store is None:
+            return ""
+        self.workers.cancel_group(self, "deal")
+        if c.stage is Stage.DEALING:
+            G.deal_all(c)
+        try:
+            store.record(c)
+        except OSError as exc:
+            return f"The casino could NOT save the bankrolls: {exc}"
+        return f"Bankrolls and the jackpot are saved in {store.path}. Play money only."
+
+    def action_quit(self) -> None:
+        self.app.exit(message=self.save_and_close())
+
+
+class CasinoApp(App[None]):
+    """The casino on its own, with the app's stylesheets and theme."""
+
+    TITLE = "Poker Roulette casino"
+    ENABLE_COMMAND_PALETTE = False
+    HORIZONTAL_BREAKPOINTS = [(120, "-wide")]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+
+    def __init__(self, names: Sequence[str], table: PayTable, store_path: Path, *,
+                 deal_pause: float = DEAL_PAUSE, seed: int | None = None,
+                 theme: str = "dark", four_color: bool = False) -> None:
+        from pokeroulette_tui.ui.styles import css_paths
+
+        super().__init__(css_path=css_paths(theme))
+        self._theme_name = theme
+        self._table = (list(names), table, Path(store_path))
+        self._options = {"deal_pause": deal_pause, "seed": seed, "four_color": four_color}
+        self.casino_screen: CasinoScreen | None = None
+
+    def on_mount(self) -> None:
+        self.theme = "textual-light" if self._theme_name == "light" else "textual-dark"
+        self.casino_screen = CasinoScreen(*self._table, **self._options)  # type: ignore[arg-type]
+        self.push_screen(self.casino_screen)
+
+    async def action_quit(self) -> None:
+        screen = self.casino_screen
+        self.exit(message=screen.save_and_close() if screen is not None else None)
+
+
+def run_casino(names: list[str], table: PayTable, store_path: Path,
+               deal_pause: float = DEAL_PAUSE, *, seed: int | None = None) -> int:
+    """Run the casino at one terminal for ``names`` (hot-seat); returns the exit status."""
+    from pokeroulette_tui.ui.config import AppConfig
+
+    config = AppConfig.load()
+    app = CasinoApp(names, table, store_path, deal_pause=deal_pause, seed=seed,
+                    theme=config.theme, four_color=bool(config.four_color))
+    app.run()
+    if app.return_code:
+        return app.return_code
+    return 0
