@@ -214,6 +214,8 @@ def build_parser() -> argparse.ArgumentParser:
     host.add_argument("--delay", type=float, default=None, help="seconds between dealer and bot steps")
     host.add_argument("--save", default=None, metavar="FILE", help="where the table is saved after every action")
     host.add_argument("--seed", type=int, default=None, help="fixed shuffle (testing only: not a fair deck)")
+    host.add_argument("--allow-hints", action="store_true",
+                      help="let players' clients show hints (each from its own cards only)")
     host.add_argument("--result-pause", type=float, default=None, metavar="SECONDS",
                       help="after each hand, the result is shown this long before the next "
                            "deal (default 4)")

@@ -589,3 +589,10 @@ def test_a_player_who_quits_on_purpose_is_said_to_have_quit_not_lost():
     notice = peers[0].last("notice")["text"]
     assert "P1 quit; the seat is held" in notice and "lost" not in notice
     assert h.host.players[1].cid is None
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+def test_the_welcome_says_whether_the_host_allows_hints(allowed):
+    h = Harness(make_host(RULES, allow_hints=allowed))
+    ana = h.join("Ana")
+    assert ana.last("welcome")["hints"] is allowed

@@ -23,6 +23,8 @@ def test_host_flags_become_a_config():
     assert cfg.headless and cfg.turn_timeout == 20 and cfg.bots == 2 and cfg.delay == 0
     assert cfg.seed == 4 and cfg.password == "pw" and cfg.hand_pause == 2.5
     assert launch.host_config(host_args(), RuleSet()).hand_pause == 4.0  # the default pause
+    assert not launch.host_config(host_args(), RuleSet()).allow_hints
+    assert launch.host_config(host_args("--allow-hints"), RuleSet()).allow_hints
     for bad in (["--port", "70000"], ["--turn-timeout", "-1"], ["--bots", "40"],
                 ["--bot-level", "genius"], ["--delay", "99"], ["--result-pause", "-1"]):
         with pytest.raises(CliError):

@@ -360,3 +360,12 @@ async def test_a_thinking_bot_never_blocks_the_table():
         assert table.state.hand_no >= 2 or table.state.game_over
         await ana.close()
         await spy.close()
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+async def test_a_client_shows_hints_only_when_the_host_allows_them(allowed):
+    async with Served(RULES, bots=1, allow_hints=allowed) as srv:
+        ana = RemoteSession("127.0.0.1", srv.port, "Ana")
+        await ana.connect()
+        assert ana.hints_allowed is allowed
+        await ana.close()

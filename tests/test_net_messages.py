@@ -29,7 +29,7 @@ SERVER_EXAMPLES: list[M.ServerMessage] = [
     M.Welcome(name="Ana", seat=0, token="k3Q", spectator=False, admin=False, started=False,
               password=True, account=None, seeded=False),
     M.Welcome(name="Spy", seat=None, token=None, spectator=True, admin=False, started=True,
-              password=False, account="alice", seeded=True),
+              password=False, account="alice", seeded=True, hints=True),
     M.Error("nope"),
     M.Error("stale action", id=7),
     M.Error("wrong password", fatal=True),

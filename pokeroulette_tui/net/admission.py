@@ -205,7 +205,8 @@ class Admission(HostParts):
             account=conn.account.login if conn.account is not None else None,
             # a fixed shuffle (--seed, for tests): every deck is predictable
             seeded=self.config.seed is not None or bool(
-                self.table is not None and self.table.state.seeded)).to_wire()
+                self.table is not None and self.table.state.seeded),
+            hints=self.config.allow_hints).to_wire()
 
     def _history_page(self, seat: int | None, end: int, count: int, *,
                       page: bool) -> dict[str, Any]:

@@ -240,6 +240,7 @@ class RemoteSession(Session):
         self._reader, self._writer = reader, writer
         self.connected = True
         self.welcome = msg  # (as sent: the screens read it)
+        self.hints_allowed = welcome.hints  # the host's say (Session.hints_allowed)
         self.seat = welcome.seat
         self.local_seats = () if self.seat is None else (self.seat,)
         if welcome.token:

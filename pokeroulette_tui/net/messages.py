@@ -106,13 +106,14 @@ class Welcome:
     password: bool
     account: str | None = None
     seeded: bool = False
+    hints: bool = False  # the host lets players' clients show hints
     version: int = P.VERSION
 
     def to_wire(self) -> dict[str, Any]:
         return {"type": "welcome", "version": self.version, "name": self.name, "seat": self.seat,
                 "token": self.token, "spectator": self.spectator, "admin": self.admin,
                 "started": self.started, "password": self.password, "account": self.account,
-                "seeded": self.seeded}
+                "seeded": self.seeded, "hints": self.hints}
 
     @classmethod
     def parse(cls, msg: dict[str, Any]) -> Welcome:
@@ -121,7 +122,7 @@ class Welcome:
                    spectator=_bool(msg, "spectator"), admin=_bool(msg, "admin"),
                    started=_bool(msg, "started"), password=_bool(msg, "password"),
                    account=_str(msg, "account", none=True),
-                   seeded=_bool(msg, "seeded", False))
+                   seeded=_bool(msg, "seeded", False), hints=_bool(msg, "hints", False))
 
 
 @dataclass(frozen=True, slots=True)

@@ -78,6 +78,7 @@ class HostConfig:
     history_page: int = 5          # hands in one page of a ``history`` request
     access: AccessPolicy | None = None  # Unix-socket tables: who may connect
     owner_uid: int | None = None   # the hosting account (Unix sockets): admin unless headless
+    allow_hints: bool = False      # players' clients may show hints (their own view only)
 
 
 @dataclass

@@ -193,7 +193,8 @@ def host_config(args: argparse.Namespace, rules: RuleSet,
                         save_path=Path(save) if save else None, turn_timeout=args.turn_timeout,
                         delay=delay, hand_pause=pause, bots=args.bots,
                         bot_level=level, headless=bool(args.headless),
-                        start_countdown=countdown, lobby_timeout=lobby * 60)
+                        start_countdown=countdown, lobby_timeout=lobby * 60,
+                        allow_hints=bool(getattr(args, "allow_hints", False)))
     if getattr(args, "unix", None) is not None:
         owner = unix.account_of(os.geteuid())
         config.owner_uid = owner.uid
