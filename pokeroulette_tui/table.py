@@ -104,7 +104,27 @@ class Table:
                     history=history, save_path=path,
                     bot_seed=bot_seed if type(bot_seed) is int else None)
         table._make_bots()
+        table._replay_reads()
         return table
+
+    def _replay_reads(self) -> None:
+        """Bots that learn from what they see (their reads of the other seats' habits) are
+        shown again, in order, every view they chose from, replayed from the table's seed, so
+        a resumed table plays on exactly as it would have. An unseeded table cannot be
+        replayed: its bots start their reads afresh."""
+        watchers = {i: b for i, b in self.bots.items() if hasattr(b, "observe")}
+        if not watchers or self.seed is None or not self.actions:
+            return
+        state = new_game(self.state.rules, [sc.name for sc in self.seats], seed=self.seed,
+                         bots=[sc.bot is not None for sc in self.seats])
+        try:
+            for action in self.actions:
+                bot = watchers.get(action.seat) if action.seat is not None else None
+                if bot is not None and not dealer_to_act(state):
+                    bot.observe(view_for(state, action.seat))
+                apply(state, action)
+        except (IllegalAction, ValueError):  # a log that does not replay: reads as they are
+            log.warning("the bots' reads could not be replayed from the saved actions")
 
     def _make_bots(self) -> None:
         if self.bot_seed is None:

@@ -6,7 +6,7 @@ opponent's hand fits the chips it put in (a fixed, rough model of any player).
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from pokeroulette_tui.bots.common import draw_discards, unknown_cards
 from pokeroulette_tui.bots.equity import Equity, Tally, live_order, ranker, shuffled
@@ -72,12 +72,13 @@ class _Pile:
             rem.remove(c)
         return out
 
-    def kept(self, drawn: int, max_draw: int) -> list[Card]:
+    def kept(self, drawn: int, max_draw: int, made_pat: float = 0.85) -> list[Card]:
         """The cards an opponent kept, given that it was seen to exchange ``drawn`` cards:
         a made hand for standing pat, trips for two, else a dealt hand whose standard draw
-        exchanges that many (a few tries)."""
+        exchanges that many (a few tries). ``made_pat``: how likely a pat is a made hand
+        (less for a seat seen to stand pat far too often)."""
         rng = self.rng
-        if drawn in (0, 2) and rng.random() < 0.85:
+        if drawn in (0, 2) and rng.random() < (made_pat if drawn == 0 else 0.85):
             if drawn == 0:
                 kind = rng.choices([k for k, _ in _PAT_WEIGHTS], [w for _, w in _PAT_WEIGHTS])[0]
             else:
@@ -159,13 +160,20 @@ def signals(view: SeatView, seat: int) -> tuple[int | None, int | None]:
 
 def draw_equities(view: SeatView, rng: random.Random, samples: int,
                   options: Sequence[Sequence[int]] | None = None,
-                  remembered: Sequence[Card] = (), reads: bool = True) -> list[Equity]:
+                  remembered: Sequence[Card] = (), reads: bool = True,
+                  habits: Mapping[int, tuple[float, float, float]] | None = None
+                  ) -> list[Equity]:
     """Equity of the viewer's five cards for each discard choice in ``options`` (indices into
     its hand), from the same samples. Without ``options`` the viewer's hand is final if it
     has drawn, else it draws by the standard strategy. ``remembered``: cards the viewer
     knows are out of play (its own discards). ``reads``: weight each sample by how well the
-    opponents' sampled hands fit the chips they put in (:data:`_LIKELY`).
+    opponents' sampled hands fit the chips they put in (:data:`_LIKELY`). ``habits``: seat
+    -> (looseness, made_pat, pat_rate) from :class:`reads.Reads`: a loose seat's chips weigh
+    less (at looseness 1 not at all), a pat is a made hand with probability ``made_pat``,
+    and a seat still to draw stands pat with probability ``pat_rate`` beyond the standard
+    draw's own pats (its habit, whatever its cards).
     """
+    habits = habits or {}
     rules = view.rules
     live = live_order(view)
     me = live.index(view.seat)
@@ -186,22 +194,27 @@ def draw_equities(view: SeatView, rng: random.Random, samples: int,
                 finals.append([])
                 continue
             drawn = view.players[seat].drawn
+            loose, made_pat, pat_rate = habits.get(seat, (0.0, 0.85, 0.0))
             if drawn < 0:
                 h = pile.deal(5)
                 out = draw_discards(h, rules.max_draw)
+                if pat_rate > 0.1 and rng.random() < pat_rate:
+                    out = ()
                 kept = [c for k, c in enumerate(h) if k not in out]
                 pile.dead += [h[k] for k in out]
                 before = h
             else:
-                kept = pile.kept(drawn, rules.max_draw)
+                kept = pile.kept(drawn, rules.max_draw, made_pat)
                 before = kept
             final = kept + pile.deal(5 - len(kept))
             finals.append(final)
             pre, post = reading.get(seat, (None, None))
             if pre is not None:
-                weight *= _LIKELY[tier(before)][pre]
+                w = _LIKELY[tier(before)][pre]
+                weight *= w + loose * (1.0 - w)
             if post is not None:
-                weight *= _LIKELY[tier(final)][post]
+                w = _LIKELY[tier(final)][post]
+                weight *= w + loose * (1.0 - w)
         fresh = pile.deal(most)
         for opt, tally in zip(options, tallies):
             finals[me] = [c for k, c in enumerate(hand) if k not in opt] + fresh[:len(opt)]

@@ -3,7 +3,8 @@
 Betting sorts the hand into a tier (weak, medium, strong, monster) by its poker category:
 in Poker Roulette against the best hand the other players show (their public stock cards),
 in five-card draw by the usual standards before and after the draw. Strong hands bet and
-raise, medium hands call a fair price, weak hands check or fold. The draw keeps pairs,
+raise, medium hands call a fair price, weak hands check or fold; a bet from a seat seen to
+put chips in nearly every hand (:mod:`.reads`) is called down much wider. The draw keeps pairs,
 trips, four to a flush or an open-ended straight and exchanges the rest; a lone low stock
 card goes back to active when that is allowed.
 """
@@ -17,6 +18,7 @@ from typing import Sequence
 from pokeroulette_tui.bots.common import (bet_to, call_or_check, check_or_fold, discard,
                                           draw_discards, draw_value, hand_of, live_opponents,
                                           objective, pot_for, roulette_value, to_call)
+from pokeroulette_tui.bots.reads import Reads
 from pokeroulette_tui.engine.actions import Action, Cut, MoveStockToActive
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.hands import Category
@@ -34,11 +36,18 @@ class SimpleBot:
 
     def __init__(self, rng: random.Random | None = None) -> None:
         self.rng = rng or random.Random()
+        self.reads = Reads()
+
+    def observe(self, view: SeatView) -> None:
+        """Remember what a view of this seat shows of the others' habits (every choice does;
+        a table resumed from its action log can replay the seat's past views through this)."""
+        self.reads.observe(view)
 
     def choose(self, view: SeatView | None, legal: list[Action]) -> Action:
         if view is None or view.me is None:
             return legal[0]
         seat = legal[0].seat
+        self.observe(view)
         if view.phase == Phase.BETTING:
             return self.bet(view, legal, tier(view))
         if view.phase == Phase.STOCK_TO_ACTIVE:
@@ -72,11 +81,20 @@ class SimpleBot:
                 return self._aggress(view, legal, 0.7)
             return call_or_check(view, legal)
         final = view.betting_round in ("final", "post_draw")
+        # a bet from a seat that puts chips in nearly every hand says little: catch it with a
+        # hand ahead of what the table shows, with anything before the last round, or a pair
+        if self._maniac_bet(view) and (level == MEDIUM or not final or _paired(hand_of(view))):
+            return call_or_check(view, legal)
         if level == MEDIUM and odds <= 0.34:
             return call_or_check(view, legal)
         if level == WEAK and odds <= 0.2 and not final:
             return call_or_check(view, legal)
         return check_or_fold(legal)
+
+    def _maniac_bet(self, view: SeatView) -> bool:
+        """Whether the bet to call comes from a seat that bets or calls nearly every hand."""
+        return any(self.reads.looseness(s) >= 0.5 for s in live_opponents(view)
+                   if view.players[s].bet == view.current_bet)
 
     def _aggress(self, view: SeatView, legal: list[Action], fraction: float) -> Action:
         """Bet (or raise by) about ``fraction`` of the pot."""
@@ -148,6 +166,11 @@ def draw_tier(view: SeatView) -> int:
     if pat and t < MONSTER:
         t = max(WEAK, t - 1)
     return t
+
+
+def _paired(cards: Sequence[Card]) -> bool:
+    ranks = Counter(c.rank for c in cards if not c.is_joker)
+    return any(c.is_joker for c in cards) or any(k >= 2 for k in ranks.values())
 
 
 def card_to_move(stock: Sequence[Card]) -> int | None:

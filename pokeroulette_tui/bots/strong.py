@@ -1,5 +1,7 @@
 """Level "strong": Monte Carlo equity from the seat's own view, bets sized by equity
-against the pot odds, and the draw (or stock-to-active choice) that simulates best."""
+against the pot odds, and the draw (or stock-to-active choice) that simulates best. In draw,
+what the others' chips and pats say is discounted by their habits (:mod:`.reads`): a seat
+that bets every hand or always stands pat is sampled with ordinary cards."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pokeroulette_tui.bots.common import (bet_to, call_or_check, check_or_fold, 
                                           draw_discards, hand_of, objective, pot_for, to_call)
 from pokeroulette_tui.bots.draw_mc import draw_equities
 from pokeroulette_tui.bots.equity import Equity
+from pokeroulette_tui.bots.reads import Reads
 from pokeroulette_tui.bots.roulette_mc import roulette_equities
 from pokeroulette_tui.engine.actions import Action, AllIn, Cut, MoveStockToActive
 from pokeroulette_tui.engine.cards import Card, decks_for
@@ -40,12 +43,19 @@ class StrongBot:
         if samples is not None:
             self.samples = samples
         self._discarded: tuple[int, tuple[Card, ...]] = (-1, ())
+        self.reads = Reads()
 
     # -- the protocol ------------------------------------------------------------
+    def observe(self, view: SeatView) -> None:
+        """Remember what a view of this seat shows of the others' habits (every choice does;
+        a table resumed from its action log can replay the seat's past views through this)."""
+        self.reads.observe(view)
+
     def choose(self, view: SeatView | None, legal: list[Action]) -> Action:
         if view is None or view.me is None:
             return legal[0]
         seat = legal[0].seat
+        self.observe(view)
         if view.phase == Phase.BETTING:
             return self.bet(view, legal, self.equity(view))
         if view.phase == Phase.STOCK_TO_ACTIVE:
@@ -72,7 +82,8 @@ class StrongBot:
         """The viewer's showdown equity now (its planned draw included, before the draw)."""
         if view.rules.variant == "roulette":
             return roulette_equities(view, self.rng, self.roulette_samples(view))[0]
-        return draw_equities(view, self.rng, self.samples, remembered=self._remembered(view))[0]
+        return draw_equities(view, self.rng, self.samples, remembered=self._remembered(view),
+                             habits=self.reads.habits(view))[0]
 
     def _remembered(self, view: SeatView) -> tuple[Card, ...]:
         hand_no, cards = self._discarded
@@ -136,7 +147,7 @@ class StrongBot:
         pick = 0
         if len(options) > 1:
             eqs = draw_equities(view, self.rng, 2 * self.samples, options,
-                                remembered=self._remembered(view))
+                                remembered=self._remembered(view), habits=self.reads.habits(view))
             pick = _pick(eqs, objective(view.rules))
         chosen = options[pick]
         self._discarded = (view.hand_no, tuple(hand[i] for i in chosen))
