@@ -187,6 +187,12 @@ def build_parser() -> argparse.ArgumentParser:
     casino.add_argument("--deal-pause", type=float, default=0.6, metavar="SECONDS",
                         help="pause between the cards of a deal (default 0.6)")
 
+    tutorial = sub.add_parser("tutorial", help="learn a game on a prepared hand, step by step")
+    tutorial.add_argument("game", nargs="?", choices=("roulette", "draw"), default="roulette",
+                          help="Poker Roulette (default) or five-card draw")
+    tutorial.add_argument("--restart", action="store_true",
+                          help="start again from the first step (it resumes where you left)")
+
     host = sub.add_parser("host", help="host a table on the network or on this machine")
     _add_rules_args(host)
     host.add_argument("--unix", nargs="?", const="", default=None, metavar="PATH",
@@ -240,6 +246,9 @@ def build_parser() -> argparse.ArgumentParser:
     join.add_argument("--name", default=None, help="your name at a TCP table")
     _add_password_args(join)
     join.add_argument("--spectate", action="store_true", help="watch, seeing public cards only")
+    from pokeroulette_tui.ui.stats_cli import add_stats_parser
+
+    add_stats_parser(sub)  # stats: print, --json, --export, --export-text, --reset
     return parser
 
 
@@ -468,8 +477,23 @@ def cmd_join(args: argparse.Namespace) -> int:
     return run_join(args)
 
 
+def cmd_tutorial(args: argparse.Namespace) -> int:
+    try:
+        from pokeroulette_tui.ui.tutorial_app import run_tutorial
+    except ImportError as exc:  # pragma: no cover - the UI ships with the package
+        raise CliError(f"the tutorial is not available: {exc}") from None
+    return run_tutorial(args.game, restart=args.restart)
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from pokeroulette_tui.ui.stats_cli import run_stats
+
+    return run_stats(args)
+
+
 COMMANDS = {"play": cmd_play, "rules": cmd_rules, "preset": cmd_preset, "simulate": cmd_simulate,
-            "casino": cmd_casino, "host": cmd_host, "join": cmd_join}
+            "casino": cmd_casino, "host": cmd_host, "join": cmd_join,
+            "stats": cmd_stats, "tutorial": cmd_tutorial}
 
 
 PLAY_DEFAULTS = {"command": "play", "preset": None, "rule": None, "players": None,

@@ -68,6 +68,10 @@ class Session(abc.ABC):
     #: Pre-actions (:meth:`arm`) and skipping to a person's turn (:meth:`skip`) work here
     #: (a local table; a network table's pace and turns are the host's).
     can_preact: bool = False
+    #: Hints (the table's ``i`` key: this seat's odds, from its own view) may be shown here.
+    #: A local table allows them; a network table only when its host does, so a client says
+    #: False until it has heard so from the host.
+    hints_allowed: bool = False
 
     @property
     def delay(self) -> float:
@@ -166,6 +170,7 @@ class LocalSession(Session):
 
     can_pace = True
     can_preact = True
+    hints_allowed = True
 
     def __init__(self, table: Table, *, delay: float = 0.6, bot_delay: float | None = None,
                  hand_pause: float | None = None, auto_cut: bool = False) -> None:

@@ -294,3 +294,24 @@ def test_names_and_the_command_line_are_checked(capsys):
     assert "twice" in check_names(["Ada", "ADA"])
     assert main(["casino", "Ada", "ada"]) == 2
     assert "'ada' is there twice" in capsys.readouterr().err
+
+
+async def test_the_start_screen_opens_the_casino_and_q_comes_back(store_path):
+    """Issue 11: the casino is on the start screen (c); q there saves and returns to it."""
+    from test_ui_setup import StubApp
+
+    from pokeroulette_tui.ui.config import AppConfig
+    from pokeroulette_tui.ui.screens.start import StartScreen
+
+    app = StubApp(AppConfig(delay=0, autosave=False))
+    async with app.run_test(size=SIZE) as pilot:
+        await step(pilot)
+        assert isinstance(app.screen, StartScreen)
+        await press(pilot, "c")
+        assert isinstance(app.screen, CasinoScreen) and "PLAY MONEY ONLY" in screen_text(app)
+        await press(pilot, "space")  # a chip on the board …
+        assert app.screen.player.bankroll < START_BANKROLL
+        await press(pilot, "q")  # … given back, the bankroll kept, and the start screen again
+        assert isinstance(app.screen, StartScreen) and app.is_running
+    saved = json.loads(store_path.read_text())["bankrolls"]
+    assert list(saved.values()) == [START_BANKROLL]

@@ -509,7 +509,13 @@ class CasinoScreen(Screen[None]):
         return f"Bankrolls and the jackpot are saved in {store.path}. Play money only."
 
     def action_quit(self) -> None:
-        self.app.exit(message=self.save_and_close())
+        words = self.save_and_close()
+        if isinstance(self.app, CasinoApp) or len(self.app.screen_stack) < 2:
+            self.app.exit(message=words)
+            return
+        self.app.pop_screen()  # opened from the start screen: back to it
+        if words:
+            self.app.notify(words, timeout=6)
 
 
 class CasinoApp(App[None]):

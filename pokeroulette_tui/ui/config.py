@@ -230,7 +230,9 @@ class AppConfig:
     four_color: bool = False       # four-colour deck: spades black, hearts red, diamonds blue, clubs green
     delay: float = 0.6             # seconds between dealer/bot steps (SPEEDS names them); 0 in tests
     auto_cut: bool = False         # a person's cut at a local table is made at a random place
+    hints: bool = True             # the table's i key shows this seat's odds (a network table: if its host allows)
     autosave: bool = True          # save after every action to autosave_path()
+    tutorial_offered: bool = False  # the start screen has said once that there is a tutorial
     last_setup: dict[str, Any] = field(default_factory=dict)  # the setup screen's last choices
     launch: LaunchOptions = field(default_factory=LaunchOptions, metadata=_RUNTIME)
 
@@ -252,6 +254,8 @@ class AppConfig:
                 or not 0 <= config.delay <= 60:
             config.delay = cls.delay  # a hand-edited pause that no table could keep
         config.auto_cut = config.auto_cut is True
+        config.tutorial_offered = config.tutorial_offered is True
+        config.hints = config.hints is not False  # on unless turned off
         return config
 
     def save(self) -> None:

@@ -33,6 +33,10 @@ KEYS: list[tuple[str, str]] = [
     ("s", "the last hand's result again"),
     ("h", "hand history (← → to step through hands)"),
     ("u", "the rules this table agreed on"),
+    ("i", "hints: your odds from your own cards (keep chances, improving, equity); "
+          "setting: Hints; network play only if the host allows"),
+    ("w", "what beats what at this table (hand ranking, jokers, suit ties)"),
+    ("t", "in this help: your statistics across games (also on the start screen)"),
     ("m", "network play: the table's chat: read it and send a message"),
     ("l", "leave the table (the game goes on; you may watch or quit)"),
     ("ctrl+t", "switch between the dark and the light theme"),
@@ -83,7 +87,8 @@ class HelpScreen(ModalScreen[None]):
     rows in the dialog).
     """
 
-    BINDINGS = [Binding("escape,question_mark,f1,q", "close", "Close")]
+    BINDINGS = [Binding("escape,question_mark,f1,q", "close", "Close"),
+                Binding("t", "stats", "Statistics")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
 
     def __init__(self, *, name: str | None = None, id: str | None = None,
@@ -112,3 +117,9 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+    def action_stats(self) -> None:
+        from pokeroulette_tui.ui.screens.stats import StatsScreen
+        from pokeroulette_tui.ui.stats_recorder import stats_store
+
+        self.app.push_screen(StatsScreen(stats_store()))

@@ -531,13 +531,25 @@ class SetupScreen(Screen[TableSetup | None]):
                 yield Static(YES_NO[config.auto_cut], classes="onoff", id="auto-cut-onoff")
             yield Static("your cut is made for you at a random place (five-card draw, tables "
                          "at this terminal)", classes="help")
+        with Vertical(classes="row", id="row-hints"):
+            with Horizontal(classes="line"):
+                yield Static("▸", classes="marker")
+                yield Label("Hints", classes="name")
+                yield Switch(value=config.hints, id="hints")
+                yield Static(YES_NO[config.hints], classes="onoff", id="hints-onoff")
+            yield Static("i at the table shows your odds, from your own cards only (a network "
+                         "table: if its host allows hints)", classes="help")
 
     @on(Switch.Changed, "#auto-cut")
     def _auto_cut_switched(self, event: Switch.Changed) -> None:
         self.query_one("#auto-cut-onoff", Static).update(YES_NO[event.value])
 
+    @on(Switch.Changed, "#hints")
+    def _hints_switched(self, event: Switch.Changed) -> None:
+        self.query_one("#hints-onoff", Static).update(YES_NO[event.value])
+
     def _keep_pace_settings(self) -> None:
-        """Remember the speed and the auto cut chosen here (the app's settings)."""
+        """Remember the speed, the auto cut and the hints chosen here (the app's settings)."""
         from pokeroulette_tui.ui.config import SPEEDS
         from pokeroulette_tui.ui.tables import app_config
 
@@ -546,4 +558,5 @@ class SetupScreen(Screen[TableSetup | None]):
         if speed in SPEEDS:
             config.delay = SPEEDS[str(speed)]
         config.auto_cut = self.query_one("#auto-cut", Switch).value
+        config.hints = self.query_one("#hints", Switch).value
         config.save()

@@ -48,6 +48,9 @@ class StartScreen(Screen[None]):
         Binding("s", "setup", "Set up the table"),
         Binding("p", "preset", "Preset"),
         Binding("d", "default_table", "Default table"),
+        Binding("t", "stats", "Statistics"),
+        Binding("l", "tutorial", "Tutorial"),
+        Binding("c", "casino", "Casino"),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -57,6 +60,7 @@ class StartScreen(Screen[None]):
     StartScreen #start-title { width: 100%; content-align: center middle; text-style: bold;
                                margin: 1 0 0 0; }
     StartScreen #start-notice { margin: 1 0 0 0; color: $text-warning; }
+    StartScreen #tutorial-offer { margin: 1 0 0 0; display: none; }
     StartScreen .heading { text-style: bold; margin: 1 0 0 0; }
     StartScreen .buttons { height: auto; margin: 1 0 0 0; }
     StartScreen .buttons PlainButton { margin: 0 2 0 0; }
@@ -80,6 +84,8 @@ class StartScreen(Screen[None]):
         with VerticalScroll(id="start-body", can_focus=False):
             yield Static("♠ ♥  Poker Roulette  ♦ ♣", id="start-title")
             yield Static("", id="start-notice")
+            yield Static("New here? Press l for a tutorial: a prepared hand of Poker Roulette "
+                         "or five-card draw, step by step.", id="tutorial-offer")
             with Vertical(id="resume-box"):
                 yield Static("A game is in progress", classes="heading")
                 yield Static("", id="resume-info")
@@ -113,6 +119,7 @@ class StartScreen(Screen[None]):
             self.action_setup()
         # while a key is awaited, load what dealing needs (after the first frame is out)
         self.call_after_refresh(self._start_preload)
+        self._offer_tutorial(config)
 
     def _start_preload(self) -> None:
         if self._preload is None:
@@ -302,6 +309,37 @@ class StartScreen(Screen[None]):
         from pokeroulette_tui.ui.screens.presets import PresetScreen
 
         self.app.push_screen(PresetScreen(self.setup.preset), self._preset_done)
+
+    def _offer_tutorial(self, config) -> None:
+        """The first time, say that there is a tutorial (and remember, after the first frame,
+        that it was offered)."""
+        if config.tutorial_offered:
+            return
+        self.query_one("#tutorial-offer").display = True
+        config.tutorial_offered = True
+        self.call_after_refresh(config.save)
+
+    def action_casino(self) -> None:
+        """The casino game (play money), for the player at this terminal; q comes back."""
+        from pokeroulette_tui.engine.casino.paytable import DEFAULT
+        from pokeroulette_tui.paths import data_home
+        from pokeroulette_tui.ui.casino import CasinoScreen
+        from pokeroulette_tui.ui.config import login_name
+
+        self.app.push_screen(CasinoScreen([login_name()], DEFAULT, data_home() / "casino.json",
+                                          four_color=bool(app_config(self.app).four_color)))
+
+    def action_tutorial(self) -> None:
+        from pokeroulette_tui.ui.screens.tutorial import choose_tutorial
+
+        self.query_one("#tutorial-offer").display = False
+        choose_tutorial(self.app)
+
+    def action_stats(self) -> None:
+        from pokeroulette_tui.ui.screens.stats import StatsScreen
+        from pokeroulette_tui.ui.stats_recorder import stats_store
+
+        self.app.push_screen(StatsScreen(stats_store()))
 
     async def action_quit(self) -> None:
         await self.app.run_action("quit")  # the app's own quit (it closes any session first)

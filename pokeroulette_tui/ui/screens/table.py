@@ -26,12 +26,15 @@ from pokeroulette_tui.engine.result import HandResult as DecidedResult
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.session import Session, Update
 from pokeroulette_tui.ui.screens.asides import TableAsides
+from pokeroulette_tui.ui.screens.hints import HINT_BINDINGS, TableHints
 from pokeroulette_tui.ui.screens.pace import PACE_ACTIONS, PACE_BINDINGS, TablePace
 from pokeroulette_tui.ui.screens.seating import Seating
+from pokeroulette_tui.ui.stats_recorder import StatsRecorder
 from pokeroulette_tui.ui.widgets.centre import CentreWidget
 from pokeroulette_tui.ui.widgets.chat import ChatPanel
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 from pokeroulette_tui.ui.widgets.hand import HandPanel
+from pokeroulette_tui.ui.widgets.hints import HintsPanel
 from pokeroulette_tui.ui.widgets.log import EventLog
 from pokeroulette_tui.ui.widgets.seat import SeatWidget, big_seats, seat_columns
 from pokeroulette_tui.ui.widgets.status import StatusLine
@@ -81,7 +84,7 @@ def calls_all_in(view: SeatView) -> bool:
     return view.current_bet - me.bet >= me.chips
 
 
-class TableScreen(TableAsides, TablePace, Screen[None]):
+class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
     """A game in progress, seen by the local seat whose turn it is (or publicly)."""
 
     AUTO_FOCUS = None
@@ -111,6 +114,7 @@ class TableScreen(TableAsides, TablePace, Screen[None]):
         Binding("h", "history", "History", show=False),
         Binding("u", "rules", "Rules", show=False),
         Binding("s", "last_hand", "Last hand", show=False),
+        *HINT_BINDINGS,  # i hints (this seat's odds), w what beats what
         Binding("question_mark,f1", "help", "Help"),
         Binding("l,L", "leave", "Leave"),
         Binding("m", "chat", "Chat"),
@@ -135,6 +139,7 @@ class TableScreen(TableAsides, TablePace, Screen[None]):
         self._refresh_pending = False
         self._emptying: tuple[int | None, int, int] | None = None  # warned: only stock card
         self._deck_toast_until = 0.0  # (monotonic) the last deck check toast is still shown
+        self.stats_recorder = StatsRecorder()  # statistics of the seats played here
 
     # -- layout -------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -150,6 +155,7 @@ class TableScreen(TableAsides, TablePace, Screen[None]):
                     yield SeatWidget(i, id=f"seat-{i}")
             with Vertical(id="side"):
                 yield CentreWidget(id="centre")
+                yield HintsPanel(id="hints")
                 yield EventLog(id="log")
                 if self.session.can_chat:
                     yield ChatPanel(id="chat")
@@ -226,6 +232,9 @@ class TableScreen(TableAsides, TablePace, Screen[None]):
             game_over |= event.kind == "game_over"
         if update.result is not None:
             self._decided = update.result
+        stats_note = self.stats_recorder.on_update(self.session, update)
+        if stats_note:
+            self.notify(stats_note, title="Statistics", severity="warning", markup=False)
         if update.events:
             self.query_one(EventLog).add_events(update.events, self.session.log_viewer)
         if update.deadline is not None or update.events:
@@ -315,6 +324,7 @@ class TableScreen(TableAsides, TablePace, Screen[None]):
         if to_act is not None and to_act != self._last_to_act:
             self.query_one("#seats").scroll_to_widget(self.query_one(f"#seat-{to_act}"), animate=False)
         self._last_to_act = to_act
+        self.update_hints()  # after the viewer is settled: hints only ever for that seat
         self.refresh_bindings()  # the footer rebuilds only if its keys changed
 
     def _privacy_passed(self, seat: int, _ok: bool | None) -> None:

@@ -1,0 +1,292 @@
+"""Hints for the seat at this terminal, from its own :class:`SeatView` only: the exact keep
+chances of its actives, how often its stock gets better by the end, its equity by the strong
+bot's own Monte Carlo estimator, and the "what beats what" card of this table's rules.
+
+Plain logic and Rich text, no Textual: :func:`estimates` is what the hints panel's worker
+thread runs (it yields better and better estimates until its time is up or it is told to
+stop), the ``*_text`` functions draw them.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from rich.text import Text
+
+from pokeroulette_tui.bots.common import objective
+from pokeroulette_tui.bots.draw_mc import draw_equities
+from pokeroulette_tui.bots.roulette_mc import roulette_equities
+from pokeroulette_tui.engine.cards import SUIT_SYMBOLS
+from pokeroulette_tui.engine.hands import CATEGORY_NAMES, Category
+from pokeroulette_tui.engine.hints import Improve, KeepOdds, improve_odds, keep_odds, unseen_cards
+from pokeroulette_tui.engine.phase import BETWEEN_HANDS
+from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.engine.view import SeatView
+
+BUDGET = 1.5
+"""Seconds of CPU one view's estimates may take (in a worker thread: the table never waits)."""
+BATCH = 40
+"""Equity playouts between two looks at the clock (and at a request to stop)."""
+MAX_SAMPLES = 6000
+IMPROVE_SAMPLES = 400
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """What the hints panel shows for one view; ``done`` once the estimates are final."""
+
+    keep: KeepOdds | None = None
+    improve: Improve | None = None
+    win: float | None = None      # the expected share of the pot (a split counts a share)
+    last: float | None = None     # the chance of the weakest hand (forfeit scoring)
+    samples: int = 0
+    seconds: float = 0.0
+    done: bool = False
+
+
+def live_count(view: SeatView) -> int:
+    return sum(1 for p in view.players if p.in_hand and not p.folded)
+
+
+def can_hint(view: SeatView | None) -> bool:
+    """True when ``view`` is a seat in a hand (not folded): there is something to estimate."""
+    if view is None or view.me is None or view.phase in BETWEEN_HANDS or view.game_over:
+        return False
+    me = view.me
+    return me.in_hand and not me.folded and live_count(view) >= 2
+
+
+_KEEP_CACHE: dict[tuple, KeepOdds | None] = {}
+
+
+def _keep(view: SeatView) -> KeepOdds | None:
+    """:func:`keep_odds`, remembered for the same unseen cards, actives and match card (a
+    bet changes the view, not these)."""
+    me = view.me
+    key = (view.rules, view.phase, view.betting_round, view.match,
+           me.actives if me else None, bool(me.added) if me else None,
+           frozenset(unseen_cards(view).items()))
+    if key not in _KEEP_CACHE:
+        if len(_KEEP_CACHE) > 64:
+            _KEEP_CACHE.clear()
+        _KEEP_CACHE[key] = keep_odds(view)
+    return _KEEP_CACHE[key]
+
+
+def estimates(view: SeatView, rng: random.Random, *, budget: float = BUDGET,
+              stop: Callable[[], bool] = lambda: False,
+              clock: Callable[[], float] = time.perf_counter) -> Iterator[Estimate]:
+    """Better and better estimates for ``view`` (its seat's hints), from the view alone.
+
+    The keep chances first (exact), then the improvement (playouts), then the equity in
+    batches of :data:`BATCH` playouts until ``budget`` seconds have passed, :data:`MAX_SAMPLES`
+    are done or ``stop()`` says so. The last estimate yielded has ``done`` set (unless
+    stopped).
+    """
+    start = clock()
+    est = Estimate()
+    if not can_hint(view):
+        yield replace(est, done=True)
+        return
+    if view.rules.variant == "roulette":
+        est = replace(est, keep=_keep(view))
+        if stop():
+            return
+        yield est
+        est = replace(est, improve=improve_odds(view, rng, IMPROVE_SAMPLES))
+        if stop():
+            return
+        yield est
+    win = last = 0.0
+    n = 0
+    eq_start = clock()
+    while n < MAX_SAMPLES and not stop():
+        if view.rules.variant == "roulette":
+            eq = roulette_equities(view, rng, BATCH)[0]
+        else:
+            eq = draw_equities(view, rng, BATCH)[0]
+        win += eq.win * eq.samples
+        last += eq.last * eq.samples
+        n += eq.samples
+        now = clock()
+        finished = n >= MAX_SAMPLES or now - start >= budget
+        est = replace(est, win=win / n, last=last / n, samples=n, seconds=now - eq_start,
+                      done=finished)
+        yield est
+        if finished:
+            return
+
+
+# -- drawing ------------------------------------------------------------------------------
+
+def pct(p: float | Fraction) -> str:
+    """A chance for the eye: whole percent, or one decimal below 1% (never a bare 0 or 100
+    for what may still happen).
+
+    >>> pct(Fraction(1, 3)), pct(0.004), pct(0), pct(1), pct(0.9996)
+    ('33%', '0.4%', '0%', '100%', '>99.9%')
+    """
+    p = float(p)
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    if p < 0.001:
+        return "<0.1%"
+    if p > 0.999:
+        return ">99.9%"
+    if p < 0.01 or p > 0.99:
+        return f"{p * 100:.1f}%"
+    return f"{p * 100:.0f}%"
+
+
+def keep_text(keep: KeepOdds | None, view: SeatView, *, compact: bool = False) -> Text:
+    out = Text()
+    if keep is None:
+        if view.rules.variant == "roulette":
+            out.append("No more actives this hand\n", style="dim")
+        return out
+    many = keep.count > 1
+    if keep.next_round:
+        out.append(f"Next round: {keep.count} new active{'s' if many else ''}", style="bold")
+        out.append("" if compact else " (if dealt)", style="dim")
+    else:
+        match = "match" if keep.match_known else "next match"
+        out.append(f"Face-down active{'s' if many else ''} vs {match}", style="bold")
+    if keep.count == 1:
+        out.append(f"\n kept {pct(keep.each[0])}\n")
+    elif keep.each[0] == keep.each[1]:
+        out.append(f"\n each kept {pct(keep.each[0])} · one+ {pct(keep.some)}\n")
+    else:
+        out.append(f"\n 1st {pct(keep.each[0])} · 2nd {pct(keep.each[1])} · one+ "
+                   f"{pct(keep.some)}\n")
+    if keep.claim and (not compact or keep.claim >= Fraction(1, 100)):
+        out.append(f" claims the match card {pct(keep.claim)}\n", style="dim")
+    return out
+
+
+def _cat(c: Category) -> str:
+    return CATEGORY_NAMES[c]
+
+
+def improve_text(improve: Improve | None) -> Text:
+    """"Improves by the end: 48%", then today's category and the likeliest better one."""
+    out = Text()
+    if improve is None:
+        return out
+    out.append("Improves by the end", style="bold")
+    out.append(f": {pct(improve.better)}\n")
+    up = [(p, c) for c, p in improve.ends.items() if c > improve.now]
+    out.append(f" from {_cat(improve.now)}", style="dim")
+    if up:
+        p, c = max(up)
+        out.append(f": {_cat(c)} {pct(p)}", style="dim")
+    out.append("\n")
+    return out
+
+
+def equity_text(est: Estimate, view: SeatView) -> Text:
+    out = Text()
+    if est.win is None:
+        out.append("Equity: estimating …\n", style="dim")
+        return out
+    rivals = live_count(view) - 1
+    if objective(view.rules) == "not_last":
+        out.append("Weakest hand", style="bold")
+        out.append(f": {pct(est.last or 0)}")
+        out.append(" (loses a token)\n", style="dim")
+    else:
+        out.append("Equity", style="bold")
+        out.append(f" vs {rivals}: {pct(est.win)}")
+        out.append(f" (fair {pct(1 / (rivals + 1))})\n", style="dim")
+    state = "" if est.done else " …"
+    out.append(f" {est.samples:,} samples · {est.seconds:.1f} s{state}\n", style="dim")
+    return out
+
+
+def hints_text(view: SeatView | None, est: Estimate | None, *, allowed: bool = True,
+               hot_seat: bool = False, compact: bool = False) -> Text:
+    """The hints panel: whose hints, then each estimate; or why there are none now.
+    ``compact``: for the narrow side panel of an 80-column table (the fewest rows)."""
+    out = Text()
+    if not allowed:
+        out.append("Hints are off at this table", style="bold")
+        return out
+    if view is None or view.me is None:
+        out.append("Hints", style="bold")
+        out.append(" show here on your turn\n" if hot_seat else " need a seat at the table\n",
+                   style="dim")
+        return out
+    out.append(f"Hints for {view.me.name}", style="bold")
+    out.append(" (i hides)\n", style="dim")
+    if not can_hint(view):
+        out.append("No hand in play for you now\n", style="dim")
+        return out
+    est = est or Estimate()
+    if view.rules.variant == "roulette":
+        if est.keep is None and est.improve is None:
+            out.append("Counting …\n", style="dim")
+        else:
+            out.append_text(keep_text(est.keep, view, compact=compact))
+            out.append_text(improve_text(est.improve))
+    out.append_text(equity_text(est, view))
+    out.rstrip()
+    return out
+
+
+def beats_text(rules: RuleSet, suit_order: str | None, *, chain: bool = False) -> Text:
+    """The "what beats what" card of this table: the categories high to low with this
+    table's five-of-a-kind and joker options, and how ties go.
+
+    >>> "five of a kind" in beats_text(RuleSet(), "SHDC").plain
+    True
+    >>> "five of a kind" in beats_text(RuleSet(five_of_a_kind="as_four"), None).plain.split("\\n")[1]
+    False
+    """
+    roulette = rules.variant == "roulette"
+    high = roulette and rules.five_of_a_kind == "high"
+    cats = [c for c in reversed(Category) if c != Category.FIVE_OF_A_KIND or high]
+    notes = {
+        Category.FIVE_OF_A_KIND: "beats a straight flush",
+        Category.STRAIGHT_FLUSH: "ace high: the royal flush",
+        Category.STRAIGHT: "A-2-3-4-5 is the lowest",
+    }
+    out = Text()
+    if chain:  # one sentence, for a side panel
+        out.append(" > ".join(_cat(c) for c in cats) + "\n")
+    else:  # a list, best first (the dialog's title says so)
+        for i, c in enumerate(cats, 1):
+            out.append(f"{i}. {_cat(c)}")
+            if c in notes:
+                out.append(f"  {notes[c]}", style="dim")
+            out.append("\n")
+    if roulette:
+        if rules.jokers_at_end == "wild":
+            out.append("Jokers wild: ", style="bold")
+            out.append("each stands for any rank and suit\n")
+        else:
+            out.append("Jokers removed: ", style="bold")
+            out.append("taken out of every stock before hands are made\n")
+        if not high:
+            out.append("Five of a kind ", style="bold")
+            out.append("counts as four of a kind\n")
+        if not chain:
+            out.append("Hands: best five stock cards (all of 4 or fewer); a missing kicker loses\n")
+    else:
+        out.append("No wild cards: five cards each, the best hand wins.\n")
+    if roulette or rules.suit_tiebreak:
+        order = suit_order or (rules.suit_order if rules.suit_order != "drawn" else None)
+        out.append("Ties: ", style="bold")
+        out.append(" > ".join(SUIT_SYMBOLS[s] for s in order) if order
+                   else "the suit order drawn before the first hand")
+        out.append("\n suit against suit, card by card, the most significant first")
+        if roulette and rules.jokers_at_end == "wild":
+            out.append("; a joker's suit is below them all")
+        out.append("; still equal: the pot is split")
+    else:
+        out.append("Equal hands split the pot (suits do not count).")
+    return out

@@ -1,0 +1,123 @@
+"""Hints at the table: key i shows this seat's odds beside the table, key w the "what beats
+what" card of this table's rules.
+
+:class:`TableHints` is a mixin of :class:`~pokeroulette_tui.ui.screens.table.TableScreen`
+(it uses the screen's ``view``, ``session`` and ``seating``). Hints are for the seat at this
+terminal only, from its own view: in hot-seat only for the seat whose cards are on screen
+(after its privacy screen, until its decision); never for a spectator; in network play only
+when the host allows them (:attr:`Session.hints_allowed`); and never when the player turned
+them off (the setting "Hints", :attr:`AppConfig.hints`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.events import Resize
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.ui.hints import beats_text
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
+from pokeroulette_tui.ui.widgets.hints import HintsPanel
+
+if TYPE_CHECKING:
+    from pokeroulette_tui.engine.view import SeatView
+    from pokeroulette_tui.session import Session
+    from pokeroulette_tui.ui.screens.seating import Seating
+
+HINT_BINDINGS = [
+    Binding("i", "hints", "Hints", show=False),
+    Binding("w", "beats", "What beats what", show=False),
+]
+
+ROOMY = (120, 36)
+"""From this size on (columns, rows) the hints sit above the log with the ranking card."""
+
+
+class TableHints:
+    """Keys i and w of the table screen, and the hints panel's attributes."""
+
+    view: SeatView | None
+    session: Session
+    seating: Seating
+    hints_shown: bool = False
+
+    def hints_refusal(self) -> str | None:
+        """Why hints cannot be shown at this terminal now, or None."""
+        if not self.session.hints_allowed:
+            return "The host does not allow hints at this table."
+        config = getattr(self.app, "config", None)  # type: ignore[attr-defined]
+        if not getattr(config, "hints", True):  # the setting (an app without one: on)
+            return "Hints are turned off: turn them on in the table setup (Hints)."
+        return None
+
+    def hint_view(self) -> SeatView | None:
+        """The view hints may be computed from: a local person's own seat, and in hot-seat
+        only while that person's cards are on screen (else None: no numbers at all)."""
+        v = self.view
+        if v is None or v.seat is None or v.seat not in self.seating.humans:
+            return None
+        if self.seating.viewer != v.seat:
+            return None
+        return v
+
+    def action_hints(self) -> None:
+        refusal = self.hints_refusal()
+        if refusal is not None and not self.hints_shown:
+            self.notify(refusal, title="Hints", markup=False)  # type: ignore[attr-defined]
+            return
+        self.hints_shown = not self.hints_shown
+        self.update_hints()
+
+    def action_beats(self) -> None:
+        pub = self.session.view(None)
+        self.app.push_screen(BeatsScreen(pub.rules, pub.suit_order))  # type: ignore[attr-defined]
+
+    def on_resize(self, event: Resize) -> None:
+        """(Runs after the table's own resize handler: Textual calls each class's.)"""
+        self.update_hints()
+
+    def update_hints(self) -> None:
+        """Hand the panel what it may show now (called with every new look at the table)."""
+        panel = self.query_one(HintsPanel)  # type: ignore[attr-defined]
+        log = self.query_one("#log")  # type: ignore[attr-defined]
+        on = self.hints_shown and self.hints_refusal() is None
+        width, height = self.app.size  # type: ignore[attr-defined]
+        roomy = width >= ROOMY[0] and height >= ROOMY[1]
+        panel.display = on
+        log.display = not on or roomy
+        panel.styles.height = "auto" if roomy else "1fr"
+        panel.wide = roomy
+        panel.hot_seat = self.seating.hot_seat
+        panel.allowed = on
+        panel.public = self.session.view(None) if on else None
+        panel.view = self.hint_view() if on else None
+
+
+class BeatsScreen(ModalScreen[None]):
+    """What beats what at this table: the categories with its options, and ties."""
+
+    BINDINGS = [Binding("escape,w,q", "close", "Close")]
+
+    def __init__(self, rules: RuleSet, suit_order: str | None = None, *, name: str | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.rules = rules
+        self.suit_order = suit_order
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="beats-box", classes="dialog"):
+            yield Static(Text("What beats what at this table, best first", style="bold"),
+                         classes="dialog-title")
+            with VerticalScroll():
+                yield Static(beats_text(self.rules, self.suit_order))
+        yield TidyFooter()
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,126 @@
+"""``pokeroulette stats``: print the statistics, export the hand histories, reset them.
+
+No Textual here: the command prints plain text (or JSON) and starts no screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Callable, Iterator
+
+from pokeroulette_tui.errors import CliError
+
+if TYPE_CHECKING:  # the engine loads when the command runs, not when the parser is built
+    from pokeroulette_tui.engine.stats_store import StatsStore
+
+
+def add_stats_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    stats = sub.add_parser("stats", help="your statistics across games: print, export, reset")
+    stats.add_argument("--player", default=None, metavar="NAME",
+                       help="only this player (default: everyone recorded here)")
+    stats.add_argument("--json", action="store_true", help="print them as JSON")
+    stats.add_argument("--export", default=None, metavar="FILE",
+                       help="write the hand histories as JSON lines (- for the screen)")
+    stats.add_argument("--export-text", default=None, metavar="FILE",
+                       help="write the hand histories as readable text (- for the screen)")
+    stats.add_argument("--reset", action="store_true", help="delete the statistics (asks first)")
+    stats.add_argument("--yes", action="store_true", help="with --reset: do not ask")
+
+
+def run_stats(args: argparse.Namespace, *, store: StatsStore | None = None,
+              ask: Callable[[str], str] = input, out: IO[str] | None = None) -> int:
+    """The ``stats`` command; raises CliError (one line, status 2) for a mistake."""
+    from pokeroulette_tui.engine.stats_report import (hand_json, hand_text, summary_json,
+                                                      summary_lines)
+
+    out = out or sys.stdout
+    if store is None:
+        from pokeroulette_tui.ui.stats_recorder import stats_store
+
+        store = stats_store()
+    everyone = store.players()
+    if args.player is not None and args.player not in everyone:
+        known = ", ".join(everyone) or "nobody yet"
+        raise CliError(f"no statistics for {args.player!r} (recorded: {known})")
+    players = [args.player] if args.player is not None else everyone
+    if args.yes and not args.reset:
+        raise CliError("--yes goes with --reset")
+    if args.reset:
+        return _reset(store, args.player, players, yes=args.yes, ask=ask, out=out)
+    if args.export or args.export_text:
+        for target, line in ((args.export, lambda r: json.dumps(hand_json(r), ensure_ascii=False)),
+                             (args.export_text, lambda r: hand_text(r) + "\n")):
+            if target:
+                count = _export(store, players, target, line, out)
+                if target != "-":
+                    print(f"{count} hands written to {target}", file=sys.stderr)
+        _problems(store)
+        return 0
+    books = [store.load(p) for p in players]
+    if args.json:
+        json.dump({"folder": str(store.folder), "players": [summary_json(b) for b in books],
+                   "problems": store.problems}, out, ensure_ascii=False, indent=1)
+        out.write("\n")
+        return 0
+    print(f"Statistics in {store.folder}", file=out)
+    if not books:
+        print("No games recorded yet: they are kept for the people who play at this terminal.",
+              file=out)
+    for book in books:
+        print(file=out)
+        print("\n".join(summary_lines(book)), file=out)
+    _problems(store)
+    return 0
+
+
+def _problems(store: StatsStore) -> None:
+    for problem in store.problems:
+        print(f"pokeroulette: {problem}", file=sys.stderr)
+
+
+@contextmanager
+def _opened(target: str, out: IO[str]) -> Iterator[IO[str]]:
+    if target == "-":
+        yield out
+        return
+    try:
+        with open(Path(target).expanduser(), "w", encoding="utf-8") as f:
+            yield f
+    except OSError as exc:
+        raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
+
+
+def _export(store: StatsStore, players: list[str], target: str,
+            line: Callable[..., str], out: IO[str]) -> int:
+    count = 0
+    with _opened(target, out) as f:
+        for player in players:
+            for rec in store.hands(player):
+                f.write(line(rec) + "\n")
+                count += 1
+    return count
+
+
+def _reset(store: StatsStore, player: str | None, players: list[str], *, yes: bool,
+           ask: Callable[[str], str], out: IO[str]) -> int:
+    if not players:
+        print("There are no statistics to reset.", file=out)
+        return 0
+    whose = f"the statistics of {player}" if player else f"all statistics ({', '.join(players)})"
+    if not yes:
+        if not sys.stdin.isatty() and ask is input:
+            raise CliError(f"--reset would delete {whose}: add --yes to do it without asking")
+        try:
+            answer = ask(f"Delete {whose}? This cannot be undone. [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("Nothing was deleted.", file=out)
+            return 1
+    gone = store.reset(player)
+    print(f"Deleted {whose} ({len(gone)} file{'s' if len(gone) != 1 else ''}).", file=out)
+    return 0
