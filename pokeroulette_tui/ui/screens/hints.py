@@ -14,16 +14,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
 from textual.events import Resize
-from textual.screen import ModalScreen
-from textual.widgets import Static
 
-from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.ui.hints import beats_text
-from pokeroulette_tui.ui.widgets.footer import TidyFooter
+from pokeroulette_tui.ui.screens.rules import RulesScreen
 from pokeroulette_tui.ui.widgets.hints import HintsPanel
 
 if TYPE_CHECKING:
@@ -100,24 +95,12 @@ class TableHints:
         panel.view = self.hint_view() if on else None
 
 
-class BeatsScreen(ModalScreen[None]):
+class BeatsScreen(RulesScreen):
     """What beats what at this table: the categories with its options, and ties."""
 
     BINDINGS = [Binding("escape,w,q", "close", "Close")]
+    HEADING = "What beats what at this table, best first"
+    BOX = "beats-box"
 
-    def __init__(self, rules: RuleSet, suit_order: str | None = None, *, name: str | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(name=name, id=id, classes=classes)
-        self.rules = rules
-        self.suit_order = suit_order
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="beats-box", classes="dialog"):
-            yield Static(Text("What beats what at this table, best first", style="bold"),
-                         classes="dialog-title")
-            with VerticalScroll():
-                yield Static(beats_text(self.rules, self.suit_order))
-        yield TidyFooter()
-
-    def action_close(self) -> None:
-        self.dismiss(None)
+    def body(self) -> Text:
+        return beats_text(self.rules, self.suit_order)

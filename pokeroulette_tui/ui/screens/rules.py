@@ -37,11 +37,17 @@ class RulesScreen(ModalScreen[None]):
         self.rules = rules
         self.suit_order = suit_order
 
+    HEADING = "The rules of this table"
+    BOX = "rules-box"
+
+    def body(self) -> Text:
+        return rules_text(self.rules, self.suit_order)
+
     def compose(self) -> ComposeResult:
-        with Vertical(id="rules-box", classes="dialog"):
-            yield Static(Text("The rules of this table", style="bold"), classes="dialog-title")
+        with Vertical(id=self.BOX, classes="dialog"):
+            yield Static(Text(self.HEADING, style="bold"), classes="dialog-title")
             with VerticalScroll():
-                yield Static(rules_text(self.rules, self.suit_order))
+                yield Static(self.body())
         yield TidyFooter()
 
     def action_close(self) -> None:
