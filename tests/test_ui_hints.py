@@ -274,3 +274,21 @@ async def test_the_check_catches_hints_that_outlive_a_turn(monkeypatch):
     monkeypatch.setattr(screen_hints.TableHints, "hint_view", sticky)
     w, _ = await play_hot_seat(PRESETS["classic"].replace(betting="each_round"), hands=1)
     assert w.violations, "hints left on screen after a turn went unnoticed"
+
+
+async def test_an_estimate_that_breaks_says_so_instead_of_spinning(monkeypatch):
+    from pokeroulette_tui.ui.widgets import hints as panel_module
+
+    def broken(view, rng, **kw):
+        raise RuntimeError("boom")
+        yield  # (a generator, like the real one)
+
+    monkeypatch.setattr(panel_module, "estimates", broken)
+    session = local_session(PRESETS["classic"], SEATS, seed=5)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, session)
+        await press(pilot, "i")
+        await until(pilot, lambda: done(app))
+        assert "Equity: could not be estimated" in screen_text(app)
+        assert "estimating" not in screen_text(app)

@@ -46,6 +46,7 @@ class Estimate:
     samples: int = 0
     seconds: float = 0.0
     done: bool = False
+    failed: bool = False  # the estimate broke off with an error (logged): said, not spun
 
 
 def live_count(view: SeatView) -> int:
@@ -192,7 +193,8 @@ def improve_text(improve: Improve | None) -> Text:
 def equity_text(est: Estimate, view: SeatView) -> Text:
     out = Text()
     if est.win is None:
-        out.append("Equity: estimating …\n", style="dim")
+        out.append("Equity: could not be estimated\n" if est.failed else
+                   "Equity: estimating …\n", style="dim")
         return out
     rivals = live_count(view) - 1
     if objective(view.rules) == "not_last":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 import random
 import time
 from dataclasses import dataclass
@@ -17,6 +19,8 @@ from textual.worker import get_current_worker
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui import hints as hints_module
 from pokeroulette_tui.ui.hints import Estimate, beats_text, can_hint, estimates, hints_text
+
+log = logging.getLogger(__name__)
 
 
 class HintsPanel(VerticalScroll, can_focus=False):
@@ -108,11 +112,18 @@ class HintsPanel(VerticalScroll, can_focus=False):
         if stop():
             return
         rng = random.Random(self.seed)
-        for est in estimates(view, rng, stop=stop, clock=self.clock,
-                             budget=hints_module.BUDGET):
-            if stop():
-                return
-            self.post_message(self.Estimated(token, est))
+        last = Estimate()
+        try:
+            for est in estimates(view, rng, stop=stop, clock=self.clock,
+                                 budget=hints_module.BUDGET):
+                if stop():
+                    return
+                last = est
+                self.post_message(self.Estimated(token, est))
+        except Exception:  # a bug in an estimate must not leave the panel spinning
+            log.exception("a hint could not be estimated")
+            self.post_message(self.Estimated(token, dataclasses.replace(
+                last, done=True, failed=True)))
 
     def on_hints_panel_estimated(self, message: Estimated) -> None:
         message.stop()
