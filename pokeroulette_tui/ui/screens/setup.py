@@ -523,30 +523,29 @@ class SetupScreen(Screen[TableSetup | None]):
             yield Static("the pause between the dealer's and the bots' steps (v at the table "
                          "changes it); a hand's result waits for Enter at every speed",
                          classes="help")
-        with Vertical(classes="row", id="row-auto-cut"):
+        yield from self._setting_switch(
+            "auto-cut", "Auto cut", config.auto_cut,
+            "your cut is made for you at a random place (five-card draw, tables at this "
+            "terminal)")
+        yield from self._setting_switch(
+            "hints", "Hints", config.hints,
+            "i at the table shows your odds, from your own cards only (a network table: if "
+            "its host allows hints)")
+
+    def _setting_switch(self, key: str, label: str, value: bool, help: str) -> ComposeResult:
+        """A yes/no setting of this terminal: row ``row-KEY``, switch ``KEY``, its words
+        ``KEY-onoff``."""
+        with Vertical(classes="row", id=f"row-{key}"):
             with Horizontal(classes="line"):
                 yield Static("▸", classes="marker")
-                yield Label("Auto cut", classes="name")
-                yield Switch(value=config.auto_cut, id="auto-cut")
-                yield Static(YES_NO[config.auto_cut], classes="onoff", id="auto-cut-onoff")
-            yield Static("your cut is made for you at a random place (five-card draw, tables "
-                         "at this terminal)", classes="help")
-        with Vertical(classes="row", id="row-hints"):
-            with Horizontal(classes="line"):
-                yield Static("▸", classes="marker")
-                yield Label("Hints", classes="name")
-                yield Switch(value=config.hints, id="hints")
-                yield Static(YES_NO[config.hints], classes="onoff", id="hints-onoff")
-            yield Static("i at the table shows your odds, from your own cards only (a network "
-                         "table: if its host allows hints)", classes="help")
+                yield Label(label, classes="name")
+                yield Switch(value=value, id=key)
+                yield Static(YES_NO[value], classes="onoff", id=f"{key}-onoff")
+            yield Static(help, classes="help")
 
-    @on(Switch.Changed, "#auto-cut")
-    def _auto_cut_switched(self, event: Switch.Changed) -> None:
-        self.query_one("#auto-cut-onoff", Static).update(YES_NO[event.value])
-
-    @on(Switch.Changed, "#hints")
-    def _hints_switched(self, event: Switch.Changed) -> None:
-        self.query_one("#hints-onoff", Static).update(YES_NO[event.value])
+    @on(Switch.Changed, "#auto-cut, #hints")
+    def _setting_switched(self, event: Switch.Changed) -> None:
+        self.query_one(f"#{event.switch.id}-onoff", Static).update(YES_NO[event.value])
 
     def _keep_pace_settings(self) -> None:
         """Remember the speed, the auto cut and the hints chosen here (the app's settings)."""
