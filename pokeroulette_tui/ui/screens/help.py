@@ -120,6 +120,5 @@ class HelpScreen(ModalScreen[None]):
 
     def action_stats(self) -> None:
         from pokeroulette_tui.ui.screens.stats import StatsScreen
-        from pokeroulette_tui.ui.stats_recorder import stats_store
 
-        self.app.push_screen(StatsScreen(stats_store()))
+        self.app.push_screen(StatsScreen())

@@ -337,9 +337,8 @@ class StartScreen(Screen[None]):
 
     def action_stats(self) -> None:
         from pokeroulette_tui.ui.screens.stats import StatsScreen
-        from pokeroulette_tui.ui.stats_recorder import stats_store
 
-        self.app.push_screen(StatsScreen(stats_store()))
+        self.app.push_screen(StatsScreen())
 
     async def action_quit(self) -> None:
         await self.app.run_action("quit")  # the app's own quit (it closes any session first)

@@ -98,9 +98,15 @@ class StatsScreen(Screen[None]):
 
     index: reactive[int] = reactive(0)
 
-    def __init__(self, store: StatsStore, *, player: str | None = None, name: str | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, store: StatsStore | None = None, *, player: str | None = None,
+                 name: str | None = None, id: str | None = None,
+                 classes: str | None = None) -> None:
+        """``store``: this user's statistics folder unless given."""
         super().__init__(name=name, id=id, classes=classes)
+        if store is None:
+            from pokeroulette_tui.ui.stats_recorder import stats_store
+
+            store = stats_store()
         self.store = store
         self.players = store.players()
         self._cache: dict[str, tuple[PlayerStats, list[HandRecord]]] = {}
