@@ -16,6 +16,7 @@ from pokeroulette_tui.engine.rules import (
     RuleError,
     RuleSet,
 )
+from pokeroulette_tui.engine.i18n import detect, language_problem, set_language
 from pokeroulette_tui.engine.words import changes_words, option_words, setting_words, value_words
 from pokeroulette_tui.errors import CliError  # also importable from here, as it always was
 
@@ -120,6 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _one_line_errors(argparse.ArgumentParser)(
         prog="pokeroulette", description="Poker Roulette and five-card draw in the terminal.")
     parser.add_argument("--version", action="version", version=f"pokeroulette {__version__}")
+    parser.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS,  # main() takes it
+                        help="the language: en, fi or sv (default: the settings', else the locale's)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     play = sub.add_parser("play", help="play at this terminal (the default)")
@@ -502,8 +505,55 @@ PLAY_DEFAULTS = {"command": "play", "preset": None, "rule": None, "players": Non
 """What ``pokeroulette play`` with no flags parses to (a test keeps it equal to the parser's)."""
 
 
+def take_language(argv: list[str]) -> tuple[list[str], str | None]:
+    """``--lang CODE`` (or ``--lang=CODE``) anywhere on a command line, taken out of it, so
+    that every command speaks it (and its own parser never sees it).
+
+    >>> take_language(["casino", "--lang", "fi", "--odds"])
+    (['casino', '--odds'], 'fi')
+    >>> take_language(["--lang=sv"])
+    ([], 'sv')
+    """
+    rest: list[str] = []
+    lang: str | None = None
+    args = iter(argv)
+    for arg in args:
+        if arg == "--":
+            rest.append(arg)
+            rest.extend(args)
+        elif arg == "--lang":
+            lang = next(args, None)
+            if lang is None:
+                raise CliError("--lang needs a language: en, fi or sv")
+        elif arg.startswith("--lang="):
+            lang = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+    if lang is not None and (problem := language_problem(lang)):
+        raise CliError(problem)
+    return rest, lang
+
+
+def saved_language() -> str:
+    """The language chosen in the settings ("" to follow the locale)."""
+    from pokeroulette_tui.paths import config_home
+
+    try:
+        data = json.loads((config_home() / "settings.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return ""
+    lang = data.get("language", "") if isinstance(data, dict) else ""
+    return lang if isinstance(lang, str) and language_problem(lang) is None else ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        argv, lang = take_language(argv)
+    except CliError as exc:
+        print(f"pokeroulette: {exc}", file=sys.stderr)
+        return 2
+    set_language(lang or saved_language() or detect())
     if not argv:  # the plain command: play, nothing to parse (the parser costs start-up time)
         args: argparse.Namespace | SimpleNamespace = SimpleNamespace(**PLAY_DEFAULTS)
     else:

@@ -7,8 +7,17 @@ cards to the top of the deck, drive the dealer, and play random legal games.
 from __future__ import annotations
 
 import json
+import os
 import random
 from typing import Iterable, Iterator, Sequence
+
+import pytest
+
+# The tests read English words (snapshots, messages) whatever the machine's locale: the app and
+# the commands it starts speak the locale's language (see engine/i18n.py).
+for _var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_var, None)
+os.environ["LANG"] = "C.UTF-8"
 
 from pokeroulette_tui.engine.actions import (Action, AllIn, Call, Check, Cut, Discard, Leave,
                                              MoveStockToActive, PlaceBet, RaiseTo)
@@ -18,6 +27,18 @@ from pokeroulette_tui.engine.game import (apply, check, check_invariants, dealer
                                           legal_actions, new_game)
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
 from pokeroulette_tui.engine.state import LEFT, GameState
+
+
+
+@pytest.fixture(autouse=True)
+def _english():
+    """Each test starts in English, and a test that switches language leaves English behind."""
+    from pokeroulette_tui.engine.i18n import set_language
+
+    set_language("en")
+    yield
+    set_language("en")
+
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lu")
 

@@ -114,7 +114,7 @@ def test_a_fresh_start_shows_the_start_screen_without_the_engine(home, tmp_path)
     assert seen["argparse"] is False  # the plain command has no flags to parse
     engine = [m for m in shown if m.startswith("pokeroulette_tui.engine.")]
     assert set(engine) <= {"pokeroulette_tui.engine.rules", "pokeroulette_tui.engine.cards",
-                           "pokeroulette_tui.engine.words"}
+                           "pokeroulette_tui.engine.words", "pokeroulette_tui.engine.i18n"}
     # while the start screen waits, the table's modules load in the background …
     preloaded = seen["preloaded"]
     for module in ("pokeroulette_tui.ui.screens.table", "pokeroulette_tui.table",

@@ -39,6 +39,14 @@ CHECK = textwrap.dedent('''
     assert doc_path("RULES.md") == package / "docs" / "RULES.md", doc_path("RULES.md")
     assert "each_round" in doc_path("RULES.md").read_text(encoding="utf-8")
 
+    # the compiled catalogs ship too, and the game speaks them
+    for lang in ("fi", "sv"):
+        assert (package / "locale" / lang / "LC_MESSAGES" / "pokeroulette.mo").is_file(), lang
+    from pokeroulette_tui.engine.i18n import _, set_language
+    set_language("fi")
+    assert _("Language: {name}") == "Kieli: {name}", _("Language: {name}")
+    set_language("en")
+
     from rich.console import Console
 
     from pokeroulette_tui.engine.rules import PRESETS

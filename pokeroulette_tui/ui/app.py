@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from pokeroulette_tui.engine.i18n import LANGUAGES, _, language, set_language
 from pokeroulette_tui.ui.styles import css_paths, theme_path
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
@@ -153,6 +154,26 @@ class PokerApp(App[None]):
             if callable(refresh) and getattr(screen, "session", None) is not None:
                 refresh()
         self.notify("Four-colour deck " + ("on" if self.four_color else "off"))
+
+    def switch_language(self, code: str) -> None:
+        """Speak ``code`` from now on, remember it, and say every screen's words again: each
+        screen with a ``retranslate`` method redraws its words, and every footer its keys."""
+        set_language(code)
+        self.config.language = code
+        self.config.save()
+        for screen in self.screen_stack:
+            retranslate = getattr(screen, "retranslate", None)
+            if callable(retranslate):
+                screen.call_later(retranslate)
+            screen.refresh_bindings()
+            screen.refresh(layout=True)
+
+    def action_next_language(self) -> None:
+        """The next language (English → Finnish → Swedish → English), said in that language."""
+        codes = list(LANGUAGES)
+        code = codes[(codes.index(language()) + 1) % len(codes)]
+        self.switch_language(code)
+        self.notify(_("Language: {name}").format(name=LANGUAGES[code]))
 
 
 def make_app(config: AppConfig, session: Session | None = None) -> PokerApp:

@@ -232,6 +232,7 @@ class AppConfig:
     auto_cut: bool = False         # a person's cut at a local table is made at a random place
     hints: bool = True             # the table's i key shows this seat's odds (a network table: if its host allows)
     autosave: bool = True          # save after every action to autosave_path()
+    language: str = ""             # "en", "fi" or "sv"; "" follows the locale (LANG, LANGUAGE)
     tutorial_offered: bool = False  # the start screen has said once that there is a tutorial
     last_setup: dict[str, Any] = field(default_factory=dict)  # the setup screen's last choices
     launch: LaunchOptions = field(default_factory=LaunchOptions, metadata=_RUNTIME)
@@ -256,6 +257,8 @@ class AppConfig:
         config.auto_cut = config.auto_cut is True
         config.tutorial_offered = config.tutorial_offered is True
         config.hints = config.hints is not False  # on unless turned off
+        if config.language not in ("", "en", "fi", "sv"):
+            config.language = ""  # a hand-edited language the game does not speak: the locale's
         return config
 
     def save(self) -> None:

@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Static
 
+from pokeroulette_tui.engine.i18n import LANGUAGES, N_, _, language
 from pokeroulette_tui.ui.config import LaunchOptions, TableSetup, check_seats
 from pokeroulette_tui.ui.tables import (
     Autosave,
@@ -51,6 +52,7 @@ class StartScreen(Screen[None]):
         Binding("t", "stats", "Stats"),
         Binding("l", "tutorial", "Tutorial"),
         Binding("c", "casino", "Casino"),
+        Binding("g", "app.next_language", N_("Language"), show=False),  # said under the title
         Binding("q", "quit", "Quit"),
     ]
 
@@ -59,6 +61,7 @@ class StartScreen(Screen[None]):
     StartScreen #start-body { max-width: 100; padding: 0 1; }
     StartScreen #start-title { width: 100%; content-align: center middle; text-style: bold;
                                margin: 1 0 0 0; }
+    StartScreen #start-language { width: 100%; content-align: center middle; color: $text-muted; }
     StartScreen #start-notice { margin: 1 0 0 0; color: $text-warning; }
     StartScreen #tutorial-offer { margin: 1 0 0 0; display: none; }
     StartScreen .heading { text-style: bold; margin: 1 0 0 0; }
@@ -83,6 +86,8 @@ class StartScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="start-body", can_focus=False):
             yield Static("♠ ♥  Poker Roulette  ♦ ♣", id="start-title")
+            yield Static(_("Language: {name} (g changes it)").format(name=LANGUAGES[language()]),
+                         id="start-language")
             yield Static("", id="start-notice")
             yield Static("New here? Press l for a tutorial: a prepared hand of Poker Roulette "
                          "or five-card draw, step by step.", id="tutorial-offer")
@@ -120,6 +125,13 @@ class StartScreen(Screen[None]):
         # while a key is awaited, load what dealing needs (after the first frame is out)
         self.call_after_refresh(self._start_preload)
         self._offer_tutorial(config)
+
+    async def retranslate(self) -> None:
+        """Say everything again in the language just chosen (``g``)."""
+        offering = self.query_one("#tutorial-offer").display
+        await self.recompose()
+        self.query_one("#tutorial-offer").display = offering
+        self._show()
 
     def _start_preload(self) -> None:
         if self._preload is None:

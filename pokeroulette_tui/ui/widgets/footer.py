@@ -6,6 +6,9 @@ import asyncio
 from typing import TYPE_CHECKING
 
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+from pokeroulette_tui.engine.i18n import _, language
 
 if TYPE_CHECKING:
     from textual.app import ComposeResult
@@ -13,7 +16,7 @@ if TYPE_CHECKING:
 
 
 class TidyFooter(Footer):
-    """Textual's :class:`Footer`, changed in four ways (Textual 8.2: the first two lean
+    """Textual's :class:`Footer`, changed in five ways (Textual 8.2: the first two lean
     on its internals, and tests check both; should they stop working, the footer falls
     back to Textual's own timing):
 
@@ -27,6 +30,8 @@ class TidyFooter(Footer):
       mounted (its ``on_mount`` may enable keys) but before that screen's first frame.
     * **No rebuild for nothing.** A bindings refresh rebuilds the keys only if what the
       footer would show (keys, labels, enabled or not) has changed.
+    * **In the player's language.** The keys' descriptions are English (marked with ``N_``)
+      and are translated when the keys are built; a language switch rebuilds them.
     * **No rebuild while covered.** The footer of a screen under another one (the start
       screen under the table) is left alone; when its screen is shown again, the bindings
       refresh Textual sends then brings it up to date.
@@ -45,7 +50,12 @@ class TidyFooter(Footer):
                 return
             self.set_reactive(Footer._bindings_ready, True)
         self._shown = self._signature()
-        yield from super().compose()
+        for widget in super().compose():
+            if isinstance(widget, FooterKey):  # the keys' words are English, marked with N_
+                widget.description = _(widget.description)
+                if widget.tooltip:
+                    widget.tooltip = _(str(widget.tooltip))
+            yield widget
 
     def _after_compose(self) -> None:
         # The screen runs its next-callbacks after each of its first two events, Compose
@@ -62,7 +72,7 @@ class TidyFooter(Footer):
             for key, (_, binding, enabled, tooltip) in self.screen.active_bindings.items()
             if binding.show)
         return (shown, self.show_command_palette and app.ENABLE_COMMAND_PALETTE,
-                self.combine_groups)
+                self.combine_groups, language())
 
     def _on_top(self) -> bool:
         """True if this footer's screen is the one shown."""

@@ -1,0 +1,124 @@
+"""Words in the player's language (English, Finnish, Swedish) from gettext catalogs.
+
+The source strings are English. Code marks a string for translation with :func:`_` (translated
+when the line runs) or :func:`N_` (only marked: a constant translated where it is shown, so a
+language switch at run time reaches it). The catalogs are
+``pokeroulette_tui/locale/<lang>/LC_MESSAGES/pokeroulette.po`` and their compiled ``.mo``
+twins, which ship in the wheel; ``python tools/i18n.py`` extracts, updates and compiles them
+(with Babel, a development tool only: at run time this module needs the standard library).
+
+Standard library only, so the engine may use it (hand names, rule words, errors a player reads).
+
+>>> set_language("en"); _("Full house"), language()
+('Full house', 'en')
+>>> detect({"LANG": "fi_FI.UTF-8"}), detect({"LANGUAGE": "de:sv", "LANG": "fi_FI"})
+('fi', 'sv')
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+DOMAIN = "pokeroulette"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+"""Where the catalogs live: ``<lang>/LC_MESSAGES/pokeroulette.mo`` under it."""
+
+LANGUAGES: dict[str, str] = {"en": "English", "fi": "Suomi", "sv": "Svenska"}
+"""The languages the game speaks, each in its own words, the source language first."""
+
+_translation: gettext.NullTranslations = gettext.NullTranslations()
+_language = "en"
+_listeners: list[Callable[[str], None]] = []
+
+
+def normalize(name: str) -> str | None:
+    """The language code a locale name means, if the game speaks it.
+
+    >>> normalize("sv_FI.UTF-8"), normalize("fi"), normalize("C.UTF-8"), normalize("de_DE")
+    ('sv', 'fi', None, None)
+    """
+    code = name.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    return code if code in LANGUAGES else None
+
+
+def detect(environ: Mapping[str, str] | None = None) -> str:
+    """The language the locale asks for, as gettext reads it: ``LANGUAGE`` (a list, the first
+    one the game speaks), then the first of ``LC_ALL``, ``LC_MESSAGES`` and ``LANG`` that is
+    set; English if none of them names a language the game speaks (or the locale is C).
+
+    >>> detect({}), detect({"LC_ALL": "C", "LANG": "fi_FI.UTF-8"}), detect({"LC_MESSAGES": "sv_SE"})
+    ('en', 'en', 'sv')
+    """
+    env = os.environ if environ is None else environ
+    locale_name = next((env[v] for v in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(v)), "")
+    if locale_name.split(".")[0] not in ("C", "POSIX"):  # gettext ignores LANGUAGE under C
+        for item in env.get("LANGUAGE", "").split(":"):
+            if item and (code := normalize(item)):
+                return code
+    return normalize(locale_name) or "en"
+
+
+def language_problem(code: str) -> str | None:
+    """Why ``code`` is not a language the game speaks, in one sentence, or None.
+
+    >>> language_problem("sv") is None, language_problem("de")
+    (True, "unknown language 'de' (choose en, fi or sv)")
+    """
+    if code in LANGUAGES:
+        return None
+    names = list(LANGUAGES)
+    return f"unknown language {code!r} (choose {', '.join(names[:-1])} or {names[-1]})"
+
+
+def set_language(code: str) -> None:
+    """Speak ``code`` from now on (an unknown code: English) and tell the listeners."""
+    global _translation, _language
+    code = code if code in LANGUAGES else "en"
+    if code == "en":
+        _translation = gettext.NullTranslations()
+    else:
+        _translation = gettext.translation(DOMAIN, LOCALE_DIR, [code], fallback=True)
+    changed, _language = code != _language, code
+    if changed:
+        for listener in list(_listeners):
+            listener(code)
+
+
+def language() -> str:
+    """The code of the language spoken now (``"en"``, ``"fi"`` or ``"sv"``)."""
+    return _language
+
+
+def on_change(listener: Callable[[str], None]) -> Callable[[], None]:
+    """Call ``listener(code)`` after each language switch; returns a function that stops it."""
+    _listeners.append(listener)
+    return lambda: _listeners.remove(listener) if listener in _listeners else None
+
+
+def _(message: str) -> str:
+    """``message`` in the current language (itself if the catalog has no translation)."""
+    return _translation.gettext(message) if message else message
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The singular or plural of a message for ``n``, in the current language.
+
+    >>> ngettext("{n} card", "{n} cards", 2).format(n=2)
+    '2 cards'
+    """
+    return _translation.ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language where the same English word needs another
+    translation in another place (``context`` tells them apart)."""
+    return _translation.pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation without translating it now (a constant that is
+    translated with :func:`_` where it is shown)."""
+    return message
