@@ -28,6 +28,7 @@ from pokeroulette_tui.engine.actions import (Action, AllIn, Call, Check, Cut, Di
                                              IllegalAction, Leave, MoveStockToActive)
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.game import dealer_to_act, legal_actions
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.table import Table
 
@@ -48,7 +49,7 @@ class Pace:
     auto_cut: bool = False          # a human's cut is made for them, at a random place
 
 
-PREACTIONS = {"check_fold": "check/fold", "call_any": "check/call any"}
+PREACTIONS = {"check_fold": N_("check/fold"), "call_any": N_("check/call any")}
 """What a seat may arm before its turn in a betting round (name: words for the screen).
 
 ``check_fold`` checks if that is free, else folds; ``call_any`` checks if free, else calls
@@ -215,16 +216,16 @@ class Driver:
         :data:`PREACTIONS`); raises IllegalAction, saying why, when it cannot be armed."""
         s = self.table.state
         if kind not in PREACTIONS:
-            raise IllegalAction(f"there is no pre-action called {kind!r}")
+            raise IllegalAction(_("there is no pre-action called {kind}").format(kind=repr(kind)))
         if not 0 <= seat < s.n or seat in self.table.bots:
-            raise IllegalAction("pre-actions are for the seats of people at this table")
+            raise IllegalAction(_("pre-actions are for the seats of people at this table"))
         key = self._round()
         if key is None or s.game_over:
-            raise IllegalAction("pre-actions are armed during a betting round")
+            raise IllegalAction(_("pre-actions are armed during a betting round"))
         if s.to_act == seat:
-            raise IllegalAction("it is your turn: act now")
+            raise IllegalAction(_("it is your turn: act now"))
         if not s.seats[seat].can_act:
-            raise IllegalAction(f"{s.seats[seat].name} has no more bets to make this hand")
+            raise IllegalAction(_("{name} has no more bets to make this hand").format(name=s.seats[seat].name))
         self.preactions[seat] = (kind, key)
 
     def disarm(self, seat: int) -> None:

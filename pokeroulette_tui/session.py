@@ -10,6 +10,7 @@ from typing import Any, AsyncIterator, Sequence
 
 from pokeroulette_tui.engine.actions import Action, IllegalAction
 from pokeroulette_tui.engine.events import Event, HandOver, redact_all
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.result import HandResult
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.view import SeatView
@@ -81,7 +82,7 @@ class Session(abc.ABC):
 
     async def set_delay(self, delay: float) -> None:
         """Pace the dealer's and the bots' steps ``delay`` seconds apart from now on."""
-        raise IllegalAction("the host paces this table")
+        raise IllegalAction(_("the host paces this table"))
 
     def armed(self, seat: int) -> str | None:
         """The pre-action ``seat`` has armed for this betting round (a key of
@@ -91,7 +92,7 @@ class Session(abc.ABC):
     async def arm(self, seat: int, kind: str) -> None:
         """Arm ``kind`` (a key of PREACTIONS) for ``seat``'s next turn in this betting round:
         it is played at once when that turn comes. Raises IllegalAction with the reason."""
-        raise IllegalAction("pre-actions are not available at this table")
+        raise IllegalAction(_("pre-actions are not available at this table"))
 
     async def disarm(self, seat: int) -> None:
         """Forget ``seat``'s pre-action."""
@@ -104,7 +105,7 @@ class Session(abc.ABC):
     async def skip(self, on: bool = True) -> None:
         """Play the dealer's and the bots' steps at no pause until a person at this terminal
         is to decide (``on=False``: back to the usual pace)."""
-        raise IllegalAction("the host paces this table")
+        raise IllegalAction(_("the host paces this table"))
 
     @property
     def can_chat(self) -> bool:
@@ -113,7 +114,7 @@ class Session(abc.ABC):
 
     async def chat(self, text: str) -> None:
         """Send a line of chat to the table (a session without chat refuses)."""
-        raise IllegalAction("there is nobody to chat with at this table")
+        raise IllegalAction(_("there is nobody to chat with at this table"))
 
     #: The chat so far, oldest first (``{"name", "text", "spectator"}`` each); a network
     #: session keeps what it has heard, a local one has none.
@@ -191,7 +192,7 @@ class LocalSession(Session):
         """The table as ``seat`` sees it, built once per action (the screen, the seating rule
         and the result dialog all ask for the same view)."""
         if seat is not None and seat not in self.local_seats:
-            raise IllegalAction("that seat is not played at this terminal")
+            raise IllegalAction(_("that seat is not played at this terminal"))
         stamp = self.driver.stamp
         if self._views_at != stamp:
             self._views_at, self._views = stamp, {}
@@ -217,7 +218,7 @@ class LocalSession(Session):
 
     async def act(self, action: Action) -> None:
         if action.seat not in self.local_seats:
-            raise IllegalAction("that seat is not played at this terminal")
+            raise IllegalAction(_("that seat is not played at this terminal"))
         now = asyncio.get_running_loop().time()
         self._publish(self.driver.play(action, now))
         self._play_standing(now)
@@ -230,7 +231,7 @@ class LocalSession(Session):
 
     async def set_delay(self, delay: float) -> None:
         if not delay >= 0:
-            raise IllegalAction("a pause is 0 seconds or more")
+            raise IllegalAction(_("a pause is 0 seconds or more"))
         loop = asyncio.get_running_loop()
         self.driver.repace(replace(self.driver.pace, delay=delay), loop.time())
         self._wake.set()
@@ -240,7 +241,7 @@ class LocalSession(Session):
 
     async def arm(self, seat: int, kind: str) -> None:
         if seat not in self.local_seats:
-            raise IllegalAction("that seat is not played at this terminal")
+            raise IllegalAction(_("that seat is not played at this terminal"))
         self.driver.arm(seat, kind)
 
     async def disarm(self, seat: int) -> None:
@@ -258,7 +259,7 @@ class LocalSession(Session):
         """Play at once what people armed for the turn that has just come (a pre-action, an
         auto cut), so the screen never sees that turn waiting for them (in hot-seat it would
         ask for the player by the privacy screen)."""
-        for _ in range(4 * len(self.table.state.seats)):
+        for __ in range(4 * len(self.table.state.seats)):
             move = self.driver.standing_move()
             if move is None:
                 return
@@ -279,8 +280,9 @@ class LocalSession(Session):
             raise
         except Exception as exc:  # never a silent stop: tell the screen, keep the save
             log.exception("the local table stopped")
-            self._queue.put_nowait(Update(note=f"The table stopped on an internal error ({exc}); "
-                                               "the game is saved up to the last action."))
+            self._queue.put_nowait(Update(note=_("The table stopped on an internal error ({problem}); "
+                                                 "the game is saved up to the last action.").format(
+                                                     problem=exc)))
 
     async def _loop(self) -> None:
         loop = asyncio.get_running_loop()

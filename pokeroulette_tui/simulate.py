@@ -10,6 +10,7 @@ from typing import Any, Sequence
 from pokeroulette_tui.bots import Bot, make_bot
 from pokeroulette_tui.engine.actions import Action
 from pokeroulette_tui.engine.game import apply, check_invariants, dealer_to_act, legal_actions, new_game
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.scoring import standings
 from pokeroulette_tui.engine.state import GameState
@@ -53,7 +54,7 @@ def play_game(rules: RuleSet, players: int, seed: int, *, levels: Sequence[str] 
     rec = GameRecord(seed=seed)
     while not state.game_over:
         if state.hand_no >= max_hands and state.phase in ("waiting", "hand_over"):
-            rec.reason = f"stopped after {max_hands} hands"
+            rec.reason = _("stopped after {n} hands").format(n=max_hands)
             break
         action = next_action(state, bots)
         if action is None:

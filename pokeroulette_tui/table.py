@@ -19,6 +19,7 @@ from pokeroulette_tui.engine import save as saving
 from pokeroulette_tui.engine.actions import Action, IllegalAction, Leave
 from pokeroulette_tui.engine.events import Event, add_to_history
 from pokeroulette_tui.engine.game import apply, dealer_to_act, legal_actions, new_game
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.state import LEFT, GameState
 from pokeroulette_tui.engine.view import SeatView, view_for
@@ -74,16 +75,16 @@ class Table:
             with open(path, "rb") as f:
                 head = f.read(200)
         except FileNotFoundError:
-            raise saving.SaveError(f"no save file at {path}") from None
+            raise saving.SaveError(_("no save file at {path}").format(path=path)) from None
         except OSError as exc:
-            raise saving.SaveError(f"cannot read {path}: {exc}") from None
+            raise saving.SaveError(_("cannot read {path}: {problem}").format(path=path, problem=exc)) from None
         loaded = journal.load(path) if journal.is_journal(head) else None
         saved = loaded if loaded is not None else saving.load(path)
         try:
             table = cls._from_saved(saved, path)
         except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
-            raise saving.SaveError(f"{path} is damaged: its table data cannot be used "
-                                   f"({type(exc).__name__}: {str(exc)[:80]})") from None
+            raise saving.SaveError(_("{path} is damaged: its table data cannot be used ({problem})").format(
+                path=path, problem=f"{type(exc).__name__}: {str(exc)[:80]}")) from None
         if loaded is not None:
             table.history = [*loaded.hands, *([loaded.current] if loaded.current else [])]
             del table.history[:-HISTORY_HANDS]
@@ -270,7 +271,8 @@ class Table:
         self._journal = file
 
     def _failed(self, exc: OSError) -> None:
-        self.save_error = f"autosave to {self.save_path} failed: {exc.strerror or exc}"
+        self.save_error = _("autosave to {path} failed: {problem}").format(path=self.save_path,
+                                                                          problem=exc.strerror or exc)
         log.error("%s", self.save_error)
         if self._journal is not None:
             self._journal.close()

@@ -157,8 +157,14 @@ def test_the_compiled_catalog_is_the_catalog(lang):
     po = catalogs.read(catalogs.po_path(lang), lang)
     with catalogs.po_path(lang).with_suffix(".mo").open("rb") as f:
         mo = read_mo(f)
-    pairs = {(m.context, m.id): m.string for m in po if m.id and m.string and not m.fuzzy}
-    compiled = {(m.context, m.id): m.string for m in mo if m.id}
+    def key(m):  # plural ids and strings come as lists from the .mo, tuples from the .po
+        return (m.context, tuple(m.id) if isinstance(m.id, (list, tuple)) else m.id)
+
+    def value(m):
+        return tuple(m.string) if isinstance(m.string, (list, tuple)) else m.string
+
+    pairs = {key(m): value(m) for m in po if m.id and m.string and not m.fuzzy}
+    compiled = {key(m): value(m) for m in mo if m.id}
     assert compiled == pairs, "run: python tools/i18n.py compile"
 
 

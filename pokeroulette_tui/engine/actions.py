@@ -8,6 +8,8 @@ from dataclasses import FrozenInstanceError, dataclass, field, fields
 from types import FunctionType
 from typing import Any, ClassVar
 
+from pokeroulette_tui.engine.i18n import _
+
 
 class IllegalAction(Exception):
     """An action the rules do not allow now; the message is a sentence a player can read."""
@@ -293,11 +295,11 @@ def action_from_dict(data: Any) -> Action:
     pokeroulette_tui.engine.actions.IllegalAction: amount must be a whole number
     """
     if not isinstance(data, dict):
-        raise IllegalAction("an action must be an object")
+        raise IllegalAction(_("an action must be an object"))
     kind = data.get("type")
     cls = ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise IllegalAction(f"unknown action type {str(data.get('type'))[:40]!r}")
+        raise IllegalAction(_("unknown action type {type}").format(type=repr(str(data.get("type"))[:40])))
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in data:
@@ -306,12 +308,12 @@ def action_from_dict(data: Any) -> Action:
         if f.name == "indices":
             if not isinstance(value, list) or len(value) > 5 or not all(
                     isinstance(i, int) and not isinstance(i, bool) for i in value):
-                raise IllegalAction("indices must be a list of at most 5 card positions")
+                raise IllegalAction(_("indices must be a list of at most 5 card positions"))
             value = tuple(value)
         elif f.name in ("seat", "index"):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise IllegalAction(f"{f.name} must be a whole number")
+                raise IllegalAction(_("{field} must be a whole number").format(field=f.name))
         elif not isinstance(value, int) or isinstance(value, bool):
-            raise IllegalAction(f"{f.name} must be a whole number")
+            raise IllegalAction(_("{field} must be a whole number").format(field=f.name))
         kwargs[f.name] = value
     return cls(**kwargs)

@@ -9,6 +9,7 @@ from pokeroulette_tui.engine.actions import (Action, AllIn, Call, Check, Fold, I
                                              PlaceBet, RaiseTo)
 from pokeroulette_tui.engine.events import (BetPlaced, Called, Checked, Event, Folded, Raised,
                                             WentAllIn)
+from pokeroulette_tui.engine.i18n import _, ngettext
 from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.state import GameState
 
@@ -101,39 +102,49 @@ def check_bet(state: GameState, action: Action) -> None:
     """Raise IllegalAction unless ``action`` is a legal betting action now."""
     seat = action.seat
     if state.phase != Phase.BETTING or seat != state.to_act:
-        who = state.seats[state.to_act].name if state.to_act is not None else "nobody"
-        raise IllegalAction(f"it is not your turn to bet ({who} is to act)")
+        if state.to_act is None:
+            raise IllegalAction(_("it is not your turn to bet (nobody is to act)"))
+        raise IllegalAction(_("it is not your turn to bet ({name} is to act)").format(
+            name=state.seats[state.to_act].name))
     o = bet_options(state, seat)
     if isinstance(action, Check):
         if not o.check:
-            raise IllegalAction(f"you cannot check: {state.current_bet - state.seats[seat].bet} to call")
+            raise IllegalAction(_("you cannot check: {amount} to call").format(
+                amount=state.current_bet - state.seats[seat].bet))
     elif isinstance(action, Call):
         if not o.call:
-            raise IllegalAction("there is nothing to call" if o.check
-                                else "your stack does not cover the call: go all in or fold")
+            raise IllegalAction(_("there is nothing to call") if o.check
+                                else _("your stack does not cover the call: go all in or fold"))
     elif isinstance(action, PlaceBet):
         if not o.bet_min:
-            raise IllegalAction("you cannot open the betting now"
-                                + (": there is already a bet" if state.current_bet else ""))
+            raise IllegalAction(_("you cannot open the betting now: there is already a bet")
+                                if state.current_bet else _("you cannot open the betting now"))
         if not o.bet_min <= action.amount <= o.bet_max:
-            raise IllegalAction(_range_msg("a bet", o.bet_min, o.bet_max))
+            raise IllegalAction(_range_msg(False, o.bet_min, o.bet_max))
     elif isinstance(action, RaiseTo):
         if not o.raise_min:
-            raise IllegalAction("you cannot raise now")
+            raise IllegalAction(_("you cannot raise now"))
         if not o.raise_min <= action.amount <= o.raise_max:
-            raise IllegalAction(_range_msg("a raise", o.raise_min, o.raise_max, to=True))
+            raise IllegalAction(_range_msg(True, o.raise_min, o.raise_max))
     elif isinstance(action, AllIn):
         if not o.all_in:
-            raise IllegalAction("going all in is not allowed here (fixed limit)")
+            raise IllegalAction(_("going all in is not allowed here (fixed limit)"))
     elif not isinstance(action, Fold):
-        raise IllegalAction(f"{action.kind} is not a betting action")
+        raise IllegalAction(_("{kind} is not a betting action").format(kind=action.kind))
 
 
-def _range_msg(what: str, lo: int, hi: int, to: bool = False) -> str:
-    verb = "to " if to else ""
-    if lo == hi:
-        return f"{what} must be exactly {verb}{lo} chips"
-    return f"{what} must be {verb}between {lo} and {hi} chips"
+def _range_msg(raise_: bool, lo: int, hi: int) -> str:
+    """Why a bet (or a raise to an amount) is out of its range, in a sentence."""
+    # TRANSLATORS: the English says "chips" for 1 too (kept as it always was)
+    if lo == hi and raise_:
+        text = ngettext("a raise must be exactly to {lo} chips", "a raise must be exactly to {lo} chips", lo)
+    elif lo == hi:
+        text = ngettext("a bet must be exactly {lo} chips", "a bet must be exactly {lo} chips", lo)
+    elif raise_:
+        text = _("a raise must be to between {lo} and {hi} chips")
+    else:
+        text = _("a bet must be between {lo} and {hi} chips")
+    return text.format(lo=lo, hi=hi)
 
 
 def _put(state: GameState, seat: int, amount: int) -> None:
@@ -156,13 +167,14 @@ def apply_bet(state: GameState, action: Action, name: Callable[[int], str]) -> l
     if isinstance(action, Fold):
         s.folded = True
         state.muck(seat)
-        ev.append(Folded(f"{who} folds", seat=seat, hand_no=h))
+        ev.append(Folded(_("{name} folds").format(name=who), seat=seat, hand_no=h))
     elif isinstance(action, Check):
-        ev.append(Checked(f"{who} checks", seat=seat, hand_no=h))
+        ev.append(Checked(_("{name} checks").format(name=who), seat=seat, hand_no=h))
     elif isinstance(action, Call):
         amount = state.current_bet - s.bet
         _put(state, seat, amount)
-        ev.append(Called(f"{who} calls {amount}", seat=seat, amount=amount, hand_no=h))
+        ev.append(Called(_("{name} calls {amount}").format(name=who, amount=amount), seat=seat,
+                         amount=amount, hand_no=h))
     else:
         target = (action.amount if isinstance(action, (PlaceBet, RaiseTo)) else s.bet + s.chips)
         before = state.current_bet
@@ -186,11 +198,14 @@ def apply_bet(state: GameState, action: Action, name: Callable[[int], str]) -> l
                         o.can_raise = state.current_bet - o.bet >= state.min_raise
                     o.acted = False
         if isinstance(action, AllIn):
-            ev.append(WentAllIn(f"{who} is all in for {s.bet}", seat=seat, amount=s.bet, hand_no=h))
+            ev.append(WentAllIn(_("{name} is all in for {amount}").format(name=who, amount=s.bet),
+                                seat=seat, amount=s.bet, hand_no=h))
         elif before == 0:
-            ev.append(BetPlaced(f"{who} bets {s.bet}", seat=seat, amount=s.bet, hand_no=h))
+            ev.append(BetPlaced(_("{name} bets {amount}").format(name=who, amount=s.bet), seat=seat,
+                                amount=s.bet, hand_no=h))
         else:
-            ev.append(Raised(f"{who} raises to {s.bet}", seat=seat, amount=s.bet, hand_no=h))
+            ev.append(Raised(_("{name} raises to {amount}").format(name=who, amount=s.bet), seat=seat,
+                             amount=s.bet, hand_no=h))
     s.acted = True
     state.to_act = _next_to_act(state, seat)
     return ev

@@ -6,6 +6,8 @@ import math
 import random
 from typing import Iterable, NamedTuple
 
+from pokeroulette_tui.engine.i18n import _, language, pgettext
+
 SUITS = "SHDC"
 """Suit letters: spades, hearts, diamonds, clubs."""
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣", "*": "★"}
@@ -16,6 +18,51 @@ RANK_NAMES = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven",
               8: "eight", 9: "nine", 10: "ten", 11: "jack", 12: "queen",
               13: "king", 14: "ace", 0: "joker"}
 RANK_PLURALS = {r: (n + "es" if n.endswith("x") else n + "s") for r, n in RANK_NAMES.items()}
+
+
+def _word_tables() -> tuple[dict[int, str], dict[int, str], dict[str, str]]:
+    """Rank names, rank plurals and suit names in the player's language (made once per language)."""
+    found = _WORD_CACHE.get(language())
+    if found is None:
+        found = _WORD_CACHE[language()] = (
+            {2: pgettext("rank", "two"), 3: pgettext("rank", "three"), 4: pgettext("rank", "four"),
+             5: pgettext("rank", "five"), 6: pgettext("rank", "six"), 7: pgettext("rank", "seven"),
+             8: pgettext("rank", "eight"), 9: pgettext("rank", "nine"), 10: pgettext("rank", "ten"),
+             11: pgettext("rank", "jack"), 12: pgettext("rank", "queen"), 13: pgettext("rank", "king"),
+             14: pgettext("rank", "ace"), 0: pgettext("rank", "joker")},
+            {2: pgettext("ranks", "twos"), 3: pgettext("ranks", "threes"), 4: pgettext("ranks", "fours"),
+             5: pgettext("ranks", "fives"), 6: pgettext("ranks", "sixes"), 7: pgettext("ranks", "sevens"),
+             8: pgettext("ranks", "eights"), 9: pgettext("ranks", "nines"), 10: pgettext("ranks", "tens"),
+             11: pgettext("ranks", "jacks"), 12: pgettext("ranks", "queens"),
+             13: pgettext("ranks", "kings"), 14: pgettext("ranks", "aces"), 0: pgettext("ranks", "jokers")},
+            {"S": pgettext("suit", "spades"), "H": pgettext("suit", "hearts"),
+             "D": pgettext("suit", "diamonds"), "C": pgettext("suit", "clubs"),
+             "*": pgettext("suit", "joker")})
+    return found
+
+
+_WORD_CACHE: dict[str, tuple[dict[int, str], dict[int, str], dict[str, str]]] = {}
+
+
+def rank_words(rank: int) -> str:
+    """A rank's name in the player's language (RANK_NAMES stays English: it is data).
+
+    >>> rank_words(12), rank_plural_words(6), suit_words("C")
+    ('queen', 'sixes', 'clubs')
+    """
+    return _word_tables()[0][rank]
+
+
+def rank_plural_words(rank: int) -> str:
+    """A rank's plural (``sevens``) in the player's language."""
+    return _word_tables()[1][rank]
+
+
+def suit_words(suit: str) -> str:
+    """A suit's name (``spades``; ``joker`` for a joker) in the player's language."""
+    return _word_tables()[2].get(suit, _word_tables()[2]["*"])
+
+
 _RANK_PARSE = {v: k for k, v in RANK_CHARS.items()} | {"10": 10, "1": 14}
 _SUIT_PARSE = {"S": "S", "H": "H", "D": "D", "C": "C",
                "♠": "S", "♥": "H", "♦": "D", "♣": "C", "♤": "S", "♡": "H", "♢": "D", "♧": "C"}
@@ -59,10 +106,10 @@ class Card(NamedTuple):
 
     @property
     def name(self) -> str:
-        """Words: ``ace of spades``, ``joker``."""
+        """Words: ``ace of spades``, ``joker`` (in the player's language)."""
         if self.rank == JOKER_RANK:
-            return "joker"
-        return f"{RANK_NAMES[self.rank]} of {SUIT_NAMES[self.suit]}"
+            return _("joker")
+        return _("{rank} of {suit}").format(rank=rank_words(self.rank), suit=suit_words(self.suit))
 
     @property
     def index(self) -> int:

@@ -14,6 +14,7 @@ from pokeroulette_tui.engine.actions import (BETTING_KINDS, Action, Advance, All
                                              MoveStockToActive, PlaceBet, RaiseTo, StartHand)
 from pokeroulette_tui.engine.cards import SUITS, make_shoe, shuffled
 from pokeroulette_tui.engine.events import AntesPaid, Event, HandStarted, PlayerLeft, SuitOrderDrawn
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleError, RuleSet
 from pokeroulette_tui.engine.phase import BETWEEN_HANDS, Phase
 from pokeroulette_tui.engine.state import LEFT, PLAYING, GameState, Seat
@@ -34,11 +35,12 @@ def new_game(rules: RuleSet, names: Sequence[str], *, seed: int | None = None,
     (<Phase.WAITING: 'waiting'>, [100, 100, 100])
     """
     if len(names) < rules.min_players:
-        raise RuleError(f"these rules need at least {rules.min_players} players (got {len(names)})")
+        raise RuleError(_("these rules need at least {n} players (got {got})").format(
+            n=rules.min_players, got=len(names)))
     if rules.variant == "draw" and len(names) > 7:
-        raise RuleError(f"five-card draw seats 2 to 7 players (got {len(names)})")
+        raise RuleError(_("five-card draw seats 2 to 7 players (got {got})").format(got=len(names)))
     if len(names) > 52:
-        raise RuleError("at most 52 seats")
+        raise RuleError(_("at most 52 seats"))
     clean = [str(n)[:MAX_NAME] for n in names]
     rng: random.Random = random.Random(seed) if seed is not None else random.SystemRandom()
     seats = [Seat(name=n, chips=rules.starting_chips if rules.uses_chips else 0,
@@ -113,23 +115,24 @@ def turn(state: GameState) -> Turn:
 def check(state: GameState, action: Action) -> None:
     """Raise IllegalAction (a sentence a player can read) unless ``action`` is legal now."""
     if state.game_over:
-        raise IllegalAction("the game is over")
+        raise IllegalAction(_("the game is over"))
     seat = action.seat
     if seat is not None and not 0 <= seat < state.n:
-        raise IllegalAction(f"there is no seat {seat}")
+        raise IllegalAction(_("there is no seat {seat}").format(seat=seat))
     if isinstance(action, Leave):
         if seat is None or state.seats[seat].status == LEFT:
-            raise IllegalAction("that seat has already left")
+            raise IllegalAction(_("that seat has already left"))
         return
     if isinstance(action, (StartHand, Advance)):
         if seat is not None or not dealer_to_act(state):
-            raise IllegalAction("only the dealer deals, and only between decisions")
+            raise IllegalAction(_("only the dealer deals, and only between decisions"))
         want = StartHand if state.phase in DEAL_PHASES else Advance
         if not isinstance(action, want):
-            raise IllegalAction(f"the dealer must {'start the hand' if want is StartHand else 'continue'}")
+            raise IllegalAction(_("the dealer must start the hand") if want is StartHand
+                                else _("the dealer must continue"))
         return
     if seat is None:
-        raise IllegalAction("a player's action needs a seat")
+        raise IllegalAction(_("a player's action needs a seat"))
     if action.kind in BETTING_KINDS:
         betting.check_bet(state, action)
     elif isinstance(action, MoveStockToActive):
@@ -139,7 +142,7 @@ def check(state: GameState, action: Action) -> None:
     elif isinstance(action, Discard):
         draw.check_discard(state, action)
     else:  # pragma: no cover - every Action subclass is handled above
-        raise IllegalAction(f"unknown action {action.kind}")
+        raise IllegalAction(_("unknown action {kind}").format(kind=action.kind))
 
 
 def apply(state: GameState, action: Action) -> list[Event]:
@@ -188,9 +191,9 @@ def _draw_suit_order(state: GameState) -> list[Event]:
             order.append(card.suit)
     state.suit_order = "".join(order)
     state.suit_draw = turned
-    return [SuitOrderDrawn("Suit ranking drawn: " + " ".join(c.symbol for c in turned)
-                           + " → " + " > ".join(_sym(s) for s in order), cards=tuple(turned),
-                           hand_no=state.hand_no)]
+    return [SuitOrderDrawn(_("Suit ranking drawn: {cards} → {order}").format(
+        cards=" ".join(c.symbol for c in turned), order=" > ".join(_sym(s) for s in order)),
+        cards=tuple(turned), hand_no=state.hand_no)]
 
 
 def _sym(suit: str) -> str:
@@ -242,8 +245,9 @@ def _start_hand(state: GameState) -> list[Event]:
     state.current_bet = 0
     state.betting_round = ""
     state.hand_start_chips = {i: state.seats[i].chips for i in seats}
-    label = "Deciding hand" if state.decider else "Hand"
-    ev.insert(len(ev), HandStarted(f"{label} {h}: {state.name(state.button)} has the button",
+    text = (_("Deciding hand {n}: {name} has the button") if state.decider
+            else _("Hand {n}: {name} has the button")).format(n=h, name=state.name(state.button))
+    ev.insert(len(ev), HandStarted(text,
                                    seat=state.button, hand_no=h))
     if r.uses_chips:
         paid = 0
@@ -255,7 +259,8 @@ def _start_hand(state: GameState) -> list[Event]:
             paid += a
             if s.chips == 0:
                 s.all_in = True
-        ev.append(AntesPaid(f"Antes paid: {paid} in the pot", amount=paid, hand_no=h))
+        ev.append(AntesPaid(_("Antes paid: {amount} in the pot").format(amount=paid), amount=paid,
+                            hand_no=h))
     ev += (roulette if r.variant == "roulette" else draw).deal(state)
     return ev
 
@@ -265,7 +270,7 @@ def _leave(state: GameState, seat: int) -> list[Event]:
     h = state.hand_no
     was_live = s.live and state.phase not in BETWEEN_HANDS
     s.status = LEFT
-    ev = [PlayerLeft(f"{s.name} leaves the table", seat=seat, hand_no=h)]
+    ev = [PlayerLeft(_("{name} leaves the table").format(name=s.name), seat=seat, hand_no=h)]
     if state.decider and seat in state.decider:
         state.decider = [i for i in state.decider if i != seat] or None
         if state.decider and len(state.decider) < 2:

@@ -56,18 +56,21 @@ from typing import Sequence
 from .cards import (  # noqa: F401 (format_cards, parse_cards: for the doctests)
     BY_INDEX,
     JOKER,
-    RANK_NAMES,
-    RANK_PLURALS,
     STANDARD_DECK,
     SUITS,
     Card,
     format_cards,
     parse_cards,
+    rank_plural_words,
+    rank_words,
 )
+from .i18n import N_, _
 
 __all__ = [
     "CATEGORY_NAMES",
     "Category",
+    "category_words",
+    "describe_ranks",
     "HandValue",
     "compare",
     "evaluate",
@@ -98,18 +101,28 @@ class Category(IntEnum):
 
 
 CATEGORY_NAMES: dict[Category, str] = {
-    Category.HIGH_CARD: "high card",
-    Category.PAIR: "pair",
-    Category.TWO_PAIR: "two pair",
-    Category.THREE_OF_A_KIND: "three of a kind",
-    Category.STRAIGHT: "straight",
-    Category.FLUSH: "flush",
-    Category.FULL_HOUSE: "full house",
-    Category.FOUR_OF_A_KIND: "four of a kind",
-    Category.STRAIGHT_FLUSH: "straight flush",
-    Category.FIVE_OF_A_KIND: "five of a kind",
+    Category.HIGH_CARD: N_("high card"),
+    Category.PAIR: N_("pair"),
+    Category.TWO_PAIR: N_("two pair"),
+    Category.THREE_OF_A_KIND: N_("three of a kind"),
+    Category.STRAIGHT: N_("straight"),
+    Category.FLUSH: N_("flush"),
+    Category.FULL_HOUSE: N_("full house"),
+    Category.FOUR_OF_A_KIND: N_("four of a kind"),
+    Category.STRAIGHT_FLUSH: N_("straight flush"),
+    Category.FIVE_OF_A_KIND: N_("five of a kind"),
 }
-"""Plain names of the categories (the royal flush is named by :meth:`HandValue.describe`)."""
+"""Plain names of the categories (the royal flush is named by :meth:`HandValue.describe`);
+marked for translation: show them with :func:`category_words`."""
+
+
+def category_words(category: Category) -> str:
+    """A category's name in the player's language.
+
+    >>> category_words(Category.FULL_HOUSE)
+    'full house'
+    """
+    return _(CATEGORY_NAMES[Category(category)])
 
 _CATS = tuple(Category)
 _HIGH, _PAIR, _TWO, _TRIPS, _STRAIGHT, _FLUSH, _FULL, _FOUR, _SF, _FIVE = range(10)
@@ -196,30 +209,43 @@ class HandValue:
         >>> evaluate(parse_cards("Js 9h 4d 3c 2s")).describe()
         'jack high'
         """
-        cat, r = self.category, self.ranks
-        if not r:
-            return "no cards"
-        if cat == _HIGH:
-            return f"{RANK_NAMES[r[0]]} high"
-        if cat == _PAIR:
-            return f"pair of {RANK_PLURALS[r[0]]}"
-        if cat == _TWO:
-            return f"two pair, {RANK_PLURALS[r[0]]} and {RANK_PLURALS[r[1]]}"
-        if cat == _TRIPS:
-            return f"three of a kind, {RANK_PLURALS[r[0]]}"
-        if cat == _STRAIGHT:
-            return f"{RANK_NAMES[r[0]]}-high straight"
-        if cat == _FLUSH:
-            return f"{RANK_NAMES[r[0]]}-high flush"
-        if cat == _FULL:
-            return f"full house, {RANK_PLURALS[r[0]]} over {RANK_PLURALS[r[1]]}"
-        if cat == _FOUR:
-            return f"four of a kind, {RANK_PLURALS[r[0]]}"
-        if cat == _SF:
-            if r[0] == 14:
-                return "royal flush"
-            return f"{RANK_NAMES[r[0]]}-high straight flush"
-        return f"five of a kind, {RANK_PLURALS[r[0]]}"
+        return describe_ranks(self.category, self.ranks)
+
+
+def describe_ranks(category: int, ranks: Sequence[int]) -> str:
+    """A hand in words from its category and its defining ranks (high first; only the first
+    one or two are named), in the player's language: what :meth:`HandValue.describe` says.
+
+    >>> describe_ranks(Category.TWO_PAIR, (13, 5, 9)), describe_ranks(Category.STRAIGHT, (5,))
+    ('two pair, kings and fives', 'five-high straight')
+    """
+    cat, r = category, ranks
+    if not r:
+        return _("no cards")
+    one = rank_words(r[0])
+    many = rank_plural_words(r[0])
+    if cat == _HIGH:
+        return _("{rank} high").format(rank=one)
+    if cat == _PAIR:
+        return _("pair of {ranks}").format(ranks=many)
+    if cat == _TWO:
+        return _("two pair, {ranks} and {other}").format(ranks=many, other=rank_plural_words(r[1]))
+    if cat == _TRIPS:
+        return _("three of a kind, {ranks}").format(ranks=many)
+    if cat == _STRAIGHT:
+        return _("{rank}-high straight").format(rank=one)
+    if cat == _FLUSH:
+        return _("{rank}-high flush").format(rank=one)
+    if cat == _FULL:
+        return _("full house, {ranks} over {other}").format(ranks=many,
+                                                             other=rank_plural_words(r[1]))
+    if cat == _FOUR:
+        return _("four of a kind, {ranks}").format(ranks=many)
+    if cat == _SF:
+        if r[0] == 14:
+            return _("royal flush")
+        return _("{rank}-high straight flush").format(rank=one)
+    return _("five of a kind, {ranks}").format(ranks=many)
 
 
 # ---------------------------------------------------------------------------
@@ -346,7 +372,7 @@ def _build(groups, nkick, by_rank, jokers, order):
         stands += sel
         for c in sel:
             taken.add((r, c[1]))
-        for _ in range(k - len(sel)):
+        for __ in range(k - len(sel)):
             cards.append(JOKER)
             stands.append(Card(r, _joker_suit(r, taken, order)))
             jl -= 1
@@ -401,7 +427,7 @@ def _best(nat: list, j: int, high: bool, order: str, sc: dict) -> HandValue:
 
     def done(cat, defining, groups):
         used = 0
-        for _, k in groups:
+        for __, k in groups:
             used += k
         cards, stands, kr = _build(groups, top5 - used, by_rank, j, order)
         return HandValue(_CATS[cat], tuple(defining) + tuple(kr), tuple(cards), tuple(stands))
@@ -681,7 +707,7 @@ _DEFAULT_SC = _scores("SHDC")
 def _top_ranks(spread: int, n: int) -> int:
     """The ``n`` highest ranks of a spread rank mask, packed four bits each, high first."""
     v = 0
-    for _ in range(n):
+    for __ in range(n):
         bl = spread.bit_length()
         v = v << 4 | (bl + 5) // 3
         spread ^= 1 << (bl - 1)
@@ -739,7 +765,7 @@ def _flush_mask_strength(mask: int) -> int:
     if (mask & _WHEEL_MASK) == _WHEEL_MASK:
         return _SF << 20 | 5 << 16
     v = 0
-    for _ in range(5):
+    for __ in range(5):
         bl = mask.bit_length()
         v = v << 4 | (bl - 1)
         mask ^= 1 << (bl - 1)

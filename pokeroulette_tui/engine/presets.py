@@ -18,7 +18,14 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from pokeroulette_tui.engine.rules import PRESET_NOTES, PRESETS, RuleError, RuleSet
+from pokeroulette_tui.engine.i18n import _
+from pokeroulette_tui.engine.rules import (
+    PRESET_NOTES,
+    PRESETS,
+    RuleError,
+    RuleSet,
+    preset_note,
+)
 
 FORMAT = "pokeroulette-preset"
 VERSION = 1
@@ -34,6 +41,14 @@ class PresetError(ValueError):
     """A preset name, file or action that cannot be used; the message is one line of words."""
 
 
+class PresetExists(PresetError):
+    """A saved preset of that name already exists (the message says it in words)."""
+
+
+class BuiltInName(PresetError):
+    """The name is a built-in preset's (the message says it in words)."""
+
+
 @dataclass(frozen=True)
 class Preset:
     """A named rule set: built in (``classic`` …) or saved by this table."""
@@ -42,6 +57,12 @@ class Preset:
     rules: RuleSet
     note: str = ""
     built_in: bool = False
+
+    @property
+    def note_words(self) -> str:
+        """The note to show: a built-in preset's in the player's language, a saved one's as
+        its table wrote it (``note`` itself stays as it is: it is what files keep)."""
+        return preset_note(self.name) if self.built_in else self.note
 
 
 def built_in(name: str) -> Preset | None:
@@ -67,34 +88,36 @@ def check_name(name: str) -> str:
     >>> check_name("Classic")
     Traceback (most recent call last):
     ...
-    pokeroulette_tui.engine.presets.PresetError: 'Classic' is a built-in preset: choose another name
+    pokeroulette_tui.engine.presets.BuiltInName: 'Classic' is a built-in preset: choose another name
     """
     if not isinstance(name, str):
-        raise PresetError("A preset name must be text")
+        raise PresetError(_("A preset name must be text"))
     name = name.strip()
     if not name:
-        raise PresetError("A preset needs a name")
+        raise PresetError(_("A preset needs a name"))
     if "/" in name or "\\" in name:
-        raise PresetError(f"A preset name cannot contain / or \\ (got {name!r})")
+        raise PresetError(_("A preset name cannot contain / or \\ (got {name})").format(name=repr(name)))
     if len(name) > MAX_NAME:
-        raise PresetError(f"A preset name is at most {MAX_NAME} characters (got {len(name)})")
+        raise PresetError(_("A preset name is at most {most} characters (got {n})").format(
+            most=MAX_NAME, n=len(name)))
     if not all(ch.isalnum() or ch in NAME_PUNCTUATION for ch in name):
-        raise PresetError(f"A preset name may use letters, digits, spaces and {NAME_PUNCTUATION[1:]} "
-                          f"only (got {name!r})")
+        raise PresetError(_("A preset name may use letters, digits, spaces and {punctuation} only "
+                            "(got {name})").format(punctuation=NAME_PUNCTUATION[1:], name=repr(name)))
     if name.startswith("."):
-        raise PresetError(f"A preset name cannot start with a dot (got {name!r})")
+        raise PresetError(_("A preset name cannot start with a dot (got {name})").format(name=repr(name)))
     if built_in(name) is not None:
-        raise PresetError(f"{name!r} is a built-in preset: choose another name")
+        raise BuiltInName(_("{name} is a built-in preset: choose another name").format(name=repr(name)))
     return name
 
 
 def check_note(note: object) -> str:
     """A preset's note (a line about it), trimmed, or PresetError."""
     if not isinstance(note, str):
-        raise PresetError("A preset's note must be text")
+        raise PresetError(_("A preset's note must be text"))
     note = note.strip()
     if len(note) > MAX_NOTE or not note.isprintable():
-        raise PresetError(f"A preset's note must be one line of at most {MAX_NOTE} characters")
+        raise PresetError(_("A preset's note must be one line of at most {most} characters").format(
+            most=MAX_NOTE))
     return note
 
 
@@ -119,31 +142,36 @@ def parse_preset(text: str | bytes, *, source: str = "the preset", name: str | N
     pokeroulette_tui.engine.presets.PresetError: x.json: its rules cannot be played: Forfeit tokens must be between 5 and 7 (got 9)
     """
     if len(text) > MAX_PRESET_BYTES:
-        raise PresetError(f"{source} is too large to be a preset (at most {MAX_PRESET_BYTES} bytes)")
+        raise PresetError(_("{source} is too large to be a preset (at most {most} bytes)").format(
+            source=source, most=MAX_PRESET_BYTES))
     try:
         if isinstance(text, bytes):
             text = text.decode("utf-8")
         doc = json.loads(text)
     except UnicodeDecodeError:
-        raise PresetError(f"{source} is not a preset file (not text)") from None
+        raise PresetError(_("{source} is not a preset file (not text)").format(source=source)) from None
     except (ValueError, RecursionError) as exc:
-        where = f" at line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else ""
-        raise PresetError(f"{source} is not a preset file (damaged JSON{where})") from None
+        if isinstance(exc, json.JSONDecodeError):
+            raise PresetError(_("{source} is not a preset file (damaged JSON at line {line})").format(
+                source=source, line=exc.lineno)) from None
+        raise PresetError(_("{source} is not a preset file (damaged JSON)").format(source=source)) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise PresetError(f"{source} is not a pokeroulette preset file")
+        raise PresetError(_("{source} is not a pokeroulette preset file").format(source=source))
     version = doc.get("version")
     if version != VERSION or isinstance(version, bool):
-        raise PresetError(f"{source} is a preset of another version ({str(version)[:20]!r}; "
-                          f"this program reads version {VERSION})")
+        raise PresetError(_("{source} is a preset of another version ({version}; this program reads "
+                            "version {ours})").format(source=source, version=repr(str(version)[:20]),
+                                                      ours=VERSION))
     try:
         name = check_name(doc.get("name", "") if name is None else name)
         note = check_note(doc.get("note", ""))
     except PresetError as exc:
-        raise PresetError(f"{source}: {exc}") from None
+        raise type(exc)(_("{source}: {problem}").format(source=source, problem=exc)) from None
     try:
         rules = RuleSet.from_dict(doc.get("rules"))  # type: ignore[arg-type]
     except RuleError as exc:
-        raise PresetError(f"{source}: its rules cannot be played: {exc}") from None
+        raise PresetError(_("{source}: its rules cannot be played: {problem}").format(
+            source=source, problem=exc)) from None
     return Preset(name, rules, note)
 
 
@@ -152,17 +180,18 @@ def read_preset_file(path: Path, *, name: str | None = None) -> Preset:
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
-        raise PresetError(f"{path} does not exist") from None
+        raise PresetError(_("{path} does not exist").format(path=path)) from None
     except OSError as exc:
-        raise PresetError(f"{path} cannot be read ({exc.strerror})") from None
+        raise PresetError(_("{path} cannot be read ({why})").format(path=path, why=exc.strerror)) from None
     if not stat.S_ISREG(os.fstat(fd).st_mode):
         os.close(fd)
-        raise PresetError(f"{path} is not a file")
+        raise PresetError(_("{path} is not a file").format(path=path))
     with os.fdopen(fd, "rb") as f:
         try:
             data = f.read(MAX_PRESET_BYTES + 1)
         except OSError as exc:
-            raise PresetError(f"{path} cannot be read ({exc.strerror})") from None
+            raise PresetError(_("{path} cannot be read ({why})").format(path=path,
+                                                                         why=exc.strerror)) from None
     return parse_preset(data, source=str(path), name=name)
 
 
@@ -191,7 +220,7 @@ class PresetFolder:
             try:
                 name = check_name(path.stem)
             except PresetError as exc:
-                problems.append(f"{path} is ignored: {exc}")
+                problems.append(_("{path} is ignored: {problem}").format(path=path, problem=exc))
                 continue
             try:
                 found = read_preset_file(path, name=name)
@@ -231,8 +260,11 @@ class PresetFolder:
         found = self.find(name)
         if found is None:
             saved = self.names()
-            mine = f"; saved: {', '.join(saved)}" if saved else ""
-            raise PresetError(f"unknown preset {name!r} (built in: {', '.join(PRESETS)}{mine})")
+            if saved:
+                raise PresetError(_("unknown preset {name} (built in: {built_in}; saved: {saved})").format(
+                    name=repr(name), built_in=", ".join(PRESETS), saved=", ".join(saved)))
+            raise PresetError(_("unknown preset {name} (built in: {built_in})").format(
+                name=repr(name), built_in=", ".join(PRESETS)))
         return found
 
     def save(self, preset: Preset, *, replace: bool = False) -> Path:
@@ -241,7 +273,7 @@ class PresetFolder:
         note = check_note(preset.note)
         old = self._existing(name)
         if old is not None and not replace:
-            raise PresetError(f"a saved preset called {old.stem!r} already exists")
+            raise PresetExists(_("a saved preset called {name} already exists").format(name=repr(old.stem)))
         from pokeroulette_tui.engine.save import atomic_write, private_dir
 
         private_dir(self.folder)
@@ -251,20 +283,21 @@ class PresetFolder:
             if old is not None and old != path:
                 old.unlink()  # the same name in another case: the new spelling replaces it
         except OSError as exc:
-            raise PresetError(f"the preset cannot be saved in {self.folder} ({exc.strerror})") from None
+            raise PresetError(_("the preset cannot be saved in {folder} ({why})").format(
+                folder=self.folder, why=exc.strerror)) from None
         return path
 
     def delete(self, name: str) -> Path:
         """Remove a saved preset; built-in ones cannot be removed."""
         if built_in(name) is not None:
-            raise PresetError(f"{name!r} is a built-in preset: it cannot be deleted")
+            raise PresetError(_("{name} is a built-in preset: it cannot be deleted").format(name=repr(name)))
         path = self._existing(name) if isinstance(name, str) else None
         if path is None:
-            raise PresetError(f"there is no saved preset called {name!r}")
+            raise PresetError(_("there is no saved preset called {name}").format(name=repr(name)))
         try:
             path.unlink()
         except OSError as exc:
-            raise PresetError(f"{path} cannot be deleted ({exc.strerror})") from None
+            raise PresetError(_("{path} cannot be deleted ({why})").format(path=path, why=exc.strerror)) from None
         return path
 
     def export(self, name: str, target: Path, *, replace: bool = False) -> Preset:
@@ -272,17 +305,17 @@ class PresetFolder:
         ``replace``."""
         preset = self.get(name)
         if target.exists() and not replace:
-            raise PresetError(f"{target} already exists (add --replace to overwrite it)")
+            raise PresetError(_("{path} already exists (add --replace to overwrite it)").format(path=target))
         if target.exists() and not target.is_file():
-            raise PresetError(f"{target} is not a file")
+            raise PresetError(_("{path} is not a file").format(path=target))
         if not target.parent.is_dir():
-            raise PresetError(f"there is no folder {target.parent}")
+            raise PresetError(_("there is no folder {folder}").format(folder=target.parent))
         from pokeroulette_tui.engine.save import atomic_write
 
         try:
             atomic_write(target, preset_text(preset), mode=0o644)
         except OSError as exc:
-            raise PresetError(f"cannot write {target} ({exc.strerror})") from None
+            raise PresetError(_("cannot write {path} ({why})").format(path=target, why=exc.strerror)) from None
         return preset
 
     def import_file(self, source: Path, *, name: str | None = None,

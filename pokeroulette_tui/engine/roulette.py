@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pokeroulette_tui.engine import betting, scoring
 from pokeroulette_tui.engine.actions import IllegalAction, MoveStockToActive
 from pokeroulette_tui.engine.cards import decks_for, format_cards, make_shoe, shuffled
@@ -9,6 +11,7 @@ from pokeroulette_tui.engine.events import (ActivesDealt, BettingStarted, CardsM
                                             MatchCardTurned, MatchingEnded, NewActivesDealt,
                                             Reshuffled, Shuffled, StockDealt, StockKept,
                                             StockMovedToActive)
+from pokeroulette_tui.engine.i18n import N_, _, ngettext
 from pokeroulette_tui.engine.matching import resolve
 from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.state import GameState
@@ -21,20 +24,21 @@ def deal(state: GameState) -> list[Event]:
     state.deck = shuffled(make_shoe(state.decks, jokers=True), state.rng)
     state.shoe_order = list(state.deck)
     h = state.hand_no
-    ev = [Shuffled(f"{state.decks} deck{'s' if state.decks > 1 else ''} of 54 shuffled; "
-                   f"{state.name(seats[0])} is dealt first", amount=len(state.deck), hand_no=h)]
+    ev = [Shuffled(ngettext("{n} deck of 54 shuffled; {name} is dealt first",
+                            "{n} decks of 54 shuffled; {name} is dealt first", state.decks).format(
+                       n=state.decks, name=state.name(seats[0])), amount=len(state.deck), hand_no=h)]
     for i in seats:
         card = state.deck.pop()
         s = state.seats[i]
         s.stock.append(card)
         s.stock_public.append(False)
-        ev.append(StockDealt(f"{s.name} gets stock card {card.symbol}", seat=i,
-                             cards=(card,), private=True, hand_no=h,
-                             public_text=f"{s.name} gets a stock card face down"))
-    for _ in range(2):
+        ev.append(StockDealt(_("{name} gets stock card {card}").format(name=s.name, card=card.symbol),
+                             seat=i, cards=(card,), private=True, hand_no=h,
+                             public_text=_("{name} gets a stock card face down").format(name=s.name)))
+    for __ in range(2):
         for i in seats:
             state.seats[i].actives.append(state.deck.pop())
-    ev.append(ActivesDealt("Two active cards face down to each player", hand_no=h))
+    ev.append(ActivesDealt(_("Two active cards face down to each player"), hand_no=h))
     ev.extend(_deal_match(state))
     return ev
 
@@ -46,7 +50,8 @@ def _deal_match(state: GameState) -> list[Event]:
     state.round_no += 1
     state.phase = Phase.DEALT
     state.to_act = None
-    return [MatchCardTurned(f"Round {state.round_no}: the match card is {state.match.symbol}",
+    return [MatchCardTurned(_("Round {n}: the match card is {card}").format(n=state.round_no,
+                                                                             card=state.match.symbol),
                             cards=(state.match,), hand_no=state.hand_no)]
 
 
@@ -65,25 +70,69 @@ def reveal(state: GameState) -> list[Event]:
         s.stock.extend(out.added)
         s.stock_public.extend([True] * len(out.added))
         s.actives = list(out.discarded)
-        text = f"{s.name} turns {format_symbols(out.added + out.discarded)}: {out.reason}"
+        cards = format_symbols(out.added + out.discarded)
+        late = out.claims_match and claimed
         if out.claims_match and not claimed:
             claimed = True
             s.stock.append(match)
             s.stock_public.append(True)
             state.match = None
             state.match_claimed_by = i
-        elif out.claims_match:
-            text += f" (the match card already went to {state.name(state.match_claimed_by)})"
+        if late:
+            text = _("{name} turns {cards}: {reason} (the match card already went to {other})").format(
+                name=s.name, cards=cards, reason=reason_words(out.reason),
+                other=state.name(state.match_claimed_by))
+        else:
+            text = _("{name} turns {cards}: {reason}").format(name=s.name, cards=cards,
+                                                             reason=reason_words(out.reason))
         ev.append(CardsMatched(text, seat=i, cards=tuple(out.added + out.discarded),
                                amount=len(out.added), hand_no=h))
     if state.rules.betting == "each_round" and betting.start_round(state, "round", state.button + 1):
         state.after_betting = "matched"
-        ev.append(BettingStarted(f"Betting round after round {state.round_no}", hand_no=h))
+        ev.append(BettingStarted(_("Betting round after round {n}").format(n=state.round_no), hand_no=h))
     else:
         state.betting_round = ""  # (no betting on what this round showed)
         state.phase = Phase.MATCHED
         state.to_act = None
     return ev
+
+
+_FIXED_REASONS = (
+    N_("a lone joker active is discarded"), N_("the match card is a joker: the active is kept"),
+    N_("matched by rank"), N_("matched by suit"), N_("no match"), N_("two jokers: both discarded"),
+    N_("joker against a joker match card: both discarded"), N_("the match card is a joker: both kept"),
+    N_("a joker and a card matching by rank: both kept"),
+    N_("a joker and a card matching by suit: both kept"),
+    N_("a joker with a card that does not match: both discarded"),
+    N_("both actives match by rank: claims the match card"), N_("both actives match by rank: both kept"),
+    N_("both actives match by suit: both kept"), N_("the actives match each other by rank: both kept"),
+    N_("the actives match each other by suit: both kept"),
+)
+_TWO_REASONS = {
+    ("rank", "rank"): N_("{a} matched by rank, {b} by rank: both kept"),
+    ("rank", "suit"): N_("{a} matched by rank, {b} by suit: both kept"),
+    ("suit", "rank"): N_("{a} matched by suit, {b} by rank: both kept"),
+    ("suit", "suit"): N_("{a} matched by suit, {b} by suit: both kept"),
+}
+_ONE_REASONS = {"rank": N_("{card} matched by rank"), "suit": N_("{card} matched by suit")}
+
+
+def reason_words(reason: str) -> str:
+    """A matching reason (:attr:`MatchOutcome.reason`, English: it is kept in the state and the
+    view) in the player's language; a reason it does not know stays as it is.
+
+    >>> reason_words("no match"), reason_words("7♥ matched by rank, 2♠ by suit: both kept")
+    ('no match', '7♥ matched by rank, 2♠ by suit: both kept')
+    """
+    if reason in _FIXED_REASONS:
+        return _(reason)
+    found = re.fullmatch(r"(\S+) matched by (rank|suit), (\S+) by (rank|suit): both kept", reason)
+    if found:
+        return _(_TWO_REASONS[found[2], found[4]]).format(a=found[1], b=found[3])
+    found = re.fullmatch(r"(\S+) matched by (rank|suit)", reason)
+    if found:
+        return _(_ONE_REASONS[found[2]]).format(card=found[1])
+    return reason
 
 
 def format_symbols(cards) -> str:
@@ -111,11 +160,11 @@ def cleanup(state: GameState) -> list[Event]:
         pile = shuffled(state.discards, state.rng)
         state.deck = pile + state.deck
         state.discards, state.discards_public = [], []
-        ev.append(Reshuffled(f"The deck ran short: {len(pile)} discards shuffled under it "
-                             "(once only)", amount=len(pile), hand_no=h))
+        ev.append(Reshuffled(_("The deck ran short: {n} discards shuffled under it (once only)").format(
+            n=len(pile)), amount=len(pile), hand_no=h))
     if len(state.deck) < need:
-        ev.append(MatchingEnded(f"The deck cannot supply another round ({len(state.deck)} "
-                                f"left, {need} needed): the matching phase is over",
+        ev.append(MatchingEnded(_("The deck cannot supply another round ({left} left, {need} needed): "
+                                  "the matching phase is over").format(left=len(state.deck), need=need),
                                 amount=len(state.deck), hand_no=h))
         return ev + end_matching(state)
     for s in state.seats:
@@ -125,8 +174,8 @@ def cleanup(state: GameState) -> list[Event]:
         for i in live:
             if wants[i] > k:
                 state.seats[i].actives.append(state.deck.pop())
-    ev.append(NewActivesDealt("New actives: " + ", ".join(
-        f"{state.name(i)} {wants[i]}" for i in live), hand_no=h))
+    ev.append(NewActivesDealt(_("New actives: {list}").format(list=", ".join(
+        f"{state.name(i)} {wants[i]}" for i in live)), hand_no=h))
     if state.rules.stock_to_active:
         state.pending = [i for i in live if wants[i] == 1 and state.seats[i].stock]
         if state.pending:
@@ -144,16 +193,17 @@ def end_matching(state: GameState) -> list[Event]:
         return scoring.finish_hand(state)
     if state.rules.betting != "none" and betting.start_round(state, "final", state.button + 1):
         state.after_betting = "showdown"
-        return [BettingStarted("Final betting round", hand_no=state.hand_no)]
+        return [BettingStarted(_("Final betting round"), hand_no=state.hand_no)]
     return scoring.finish_hand(state)
 
 
 def check_stock_to_active(state: GameState, action: MoveStockToActive) -> None:
     if state.phase != Phase.STOCK_TO_ACTIVE or action.seat != state.to_act:
-        raise IllegalAction("it is not your turn to choose a stock card")
+        raise IllegalAction(_("it is not your turn to choose a stock card"))
     s = state.seats[action.seat]
     if action.index is not None and not 0 <= action.index < len(s.stock):
-        raise IllegalAction(f"choose a stock card from 1 to {len(s.stock)}, or keep your stock")
+        raise IllegalAction(_("choose a stock card from 1 to {n}, or keep your stock").format(
+            n=len(s.stock)))
 
 
 def stock_to_active(state: GameState, action: MoveStockToActive) -> list[Event]:
@@ -161,19 +211,22 @@ def stock_to_active(state: GameState, action: MoveStockToActive) -> list[Event]:
     s = state.seats[seat]
     h = state.hand_no
     if action.index is None:
-        ev = [StockKept(f"{s.name} keeps the stock as it is", seat=seat, hand_no=h)]
+        ev = [StockKept(_("{name} keeps the stock as it is").format(name=s.name), seat=seat, hand_no=h)]
     else:
         card = s.stock.pop(action.index)
         public = s.stock_public.pop(action.index)
         s.actives.append(card)
         s.moved = 1 if public else 2
         if public:
-            ev = [StockMovedToActive(f"{s.name} moves {card.symbol} from the stock to active",
+            ev = [StockMovedToActive(_("{name} moves {card} from the stock to active").format(
+                                         name=s.name, card=card.symbol),
                                      seat=seat, cards=(card,), hand_no=h)]
         else:
-            ev = [StockMovedToActive(f"{s.name} moves the stock card {card.symbol} to active",
+            ev = [StockMovedToActive(_("{name} moves the stock card {card} to active").format(
+                                         name=s.name, card=card.symbol),
                                      seat=seat, cards=(card,), private=True, hand_no=h,
-                                     public_text=f"{s.name} moves the face-down stock card to active")]
+                                     public_text=_("{name} moves the face-down stock card to "
+                                                   "active").format(name=s.name))]
     state.pending.remove(seat)
     return ev + after_pending(state)
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from pokeroulette_tui.engine.cards import SUIT_SYMBOLS, SUITS
-from pokeroulette_tui.engine.words import OPTION_HELP, option_words, value_words  # noqa: F401 - OPTION_HELP: importable from here, as it always was
+from pokeroulette_tui.engine.i18n import N_, _, pgettext
+from pokeroulette_tui.engine.words import OPTION_HELP, option_words, value_words, yes_no  # noqa: F401 - OPTION_HELP: importable from here, as it always was
 
 
 class RuleError(ValueError):
@@ -76,47 +77,54 @@ class RuleSet:
         for name, choices in _CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
-                raise RuleError(f"{option_words(name)} ({name}) must be one of {', '.join(choices)} "
-                                f"(got {value!r})", name)
+                raise RuleError(_("{option} ({name}) must be one of {choices} (got {value})").format(
+                    option=option_words(name), name=name, choices=", ".join(choices),
+                    value=repr(value)), name)
         for f in fields(self):
             value = getattr(self, f.name)
             want = type(f.default)
             what = option_words(f.name)
             if want is int and (not isinstance(value, int) or isinstance(value, bool)):
-                raise RuleError(f"{what} must be a whole number (got {value!r})", f.name)
+                raise RuleError(_("{option} must be a whole number (got {value})").format(
+                    option=what, value=repr(value)), f.name)
             if want is bool and not isinstance(value, bool):
-                raise RuleError(f"{what} must be yes or no (got {value!r})", f.name)
+                raise RuleError(_("{option} must be yes or no (got {value})").format(
+                    option=what, value=repr(value)), f.name)
             if want is str and not isinstance(value, str):
-                raise RuleError(f"{what} must be text (got {value!r})", f.name)
+                raise RuleError(_("{option} must be text (got {value})").format(
+                    option=what, value=repr(value)), f.name)
         if self.suit_order != "drawn":
             order = self.suit_order.upper()
             if sorted(order) != sorted(SUITS):
                 raise RuleError(
-                    f"Suit order must be drawn, or the four suits S, H, D, C in an order "
-                    f"such as SHDC (got {self.suit_order!r})", "suit_order")
+                    _("Suit order must be drawn, or the four suits S, H, D, C in an order "
+                      "such as SHDC (got {value})").format(value=repr(self.suit_order)),
+                    "suit_order")
             object.__setattr__(self, "suit_order", order)
         for name, lo, hi in (("min_players", 2, 10), ("max_draw", 0, 5), ("tokens", 5, 7),
                              ("ante", 0, 1_000_000), ("starting_chips", 1, 1_000_000_000)):
             value = getattr(self, name)
             if not lo <= value <= hi:
-                raise RuleError(f"{option_words(name)} must be between {lo} and {hi} (got {value})", name)
+                raise RuleError(_("{option} must be between {lo} and {hi} (got {value})").format(
+                    option=option_words(name), lo=lo, hi=hi, value=value), name)
         if self.hand_limit < 0:
-            raise RuleError(f"Hand limit must be 0 (no limit) or more (got {self.hand_limit})",
-                            "hand_limit")
+            raise RuleError(_("Hand limit must be 0 (no limit) or more (got {value})").format(
+                value=self.hand_limit), "hand_limit")
         if not self.token_name.strip() or len(self.token_name) > 20:
-            raise RuleError("What the tokens are called must be 1 to 20 characters", "token_name")
+            raise RuleError(_("What the tokens are called must be 1 to 20 characters"), "token_name")
         if not self.token_name.isprintable():
-            raise RuleError("What the tokens are called must be plain text (no control characters)",
+            raise RuleError(_("What the tokens are called must be plain text (no control characters)"),
                             "token_name")
         if self.scoring == "forfeit" and self.forfeit_mode == "most_chips_lost" and self.betting == "none":
-            raise RuleError(f"“{value_words('forfeit_mode', 'most_chips_lost')}” needs betting: "
-                            "choose a betting round, or another way to lose a token", "forfeit_mode")
+            raise RuleError(_("“{choice}” needs betting: choose a betting round, or another way to "
+                              "lose a token").format(choice=value_words("forfeit_mode", "most_chips_lost")),
+                            "forfeit_mode")
         if self.scoring == "chips" and self.betting == "none" and self.ante == 0:
-            raise RuleError("Chip scoring with no betting needs an ante above 0, or no chip ever "
-                            "changes hands", "ante")
+            raise RuleError(_("Chip scoring with no betting needs an ante above 0, or no chip ever "
+                              "changes hands"), "ante")
         if self.variant == "draw" and self.betting == "final_only":
-            raise RuleError("Five-card draw bets before and after the draw: choose no betting or "
-                            "betting after every round", "betting")
+            raise RuleError(_("Five-card draw bets before and after the draw: choose no betting or "
+                              "betting after every round"), "betting")
 
     @property
     def uses_chips(self) -> bool:
@@ -144,11 +152,11 @@ class RuleSet:
     def from_dict(cls, data: dict[str, Any]) -> "RuleSet":
         """Build from a mapping; unknown keys are an error, not silently dropped."""
         if not isinstance(data, dict):
-            raise RuleError("rules must be a mapping of option names to values")
+            raise RuleError(_("rules must be a mapping of option names to values"))
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise RuleError(f"unknown rule option(s): {', '.join(unknown)}")
+            raise RuleError(_("unknown rule option(s): {names}").format(names=", ".join(unknown)))
         try:
             return cls(**data)
         except TypeError as exc:  # pragma: no cover - kw_only with known keys
@@ -169,19 +177,20 @@ PRESETS: dict[str, RuleSet] = {
 """Named rule sets: the table may start from one and change any option."""
 
 PRESET_NOTES = {
-    "classic": "the English original behind the Finnish text (default)",
-    "swedish": "the Swedish text: match card never claimed, stock card may become an active card",
-    "pagat": "pagat.com: stock card to active on a miss, discards reused once, jokers removed at the end",
-    "draw": "Mörkpoker: five-card draw, no betting, forfeit tokens",
+    "classic": N_("the English original behind the Finnish text (default)"),
+    "swedish": N_("the Swedish text: match card never claimed, stock card may become an active card"),
+    "pagat": N_("pagat.com: stock card to active on a miss, discards reused once, jokers removed at the end"),
+    "draw": N_("Mörkpoker: five-card draw, no betting, forfeit tokens"),
 }
+"""A line about each built-in preset (marked: shown through :func:`preset_note`)."""
 
-OPTION_GROUPS: dict[str, tuple[str, ...]] = {
-    "Table": ("variant", "min_players", "suit_order"),
-    "Matching (Poker Roulette)": ("claim_match_card", "actives_match_each_other", "stock_to_active",
+OPTION_GROUPS: dict[str, tuple[str, ...]] = {  # the group names are marked: show them with _()
+    N_("Table"): ("variant", "min_players", "suit_order"),
+    N_("Matching (Poker Roulette)"): ("claim_match_card", "actives_match_each_other", "stock_to_active",
                                   "reshuffle_discards_once", "jokers_at_end", "five_of_a_kind"),
-    "Draw (Mörkpoker)": ("max_draw", "suit_tiebreak"),
-    "Betting": ("betting", "limit", "ante", "starting_chips"),
-    "Scoring": ("scoring", "tokens", "token_name", "forfeit_tie", "forfeit_mode", "game_end",
+    N_("Draw (Mörkpoker)"): ("max_draw", "suit_tiebreak"),
+    N_("Betting"): ("betting", "limit", "ante", "starting_chips"),
+    N_("Scoring"): ("scoring", "tokens", "token_name", "forfeit_tie", "forfeit_mode", "game_end",
                 "sit_out", "hand_limit"),
 }
 
@@ -201,11 +210,37 @@ def preset(name: str) -> RuleSet:
     try:
         return PRESETS[name]
     except KeyError:
-        raise RuleError(f"unknown preset {name!r} (choose {', '.join(PRESETS)})") from None
+        raise RuleError(_("unknown preset {name} (choose {choices})").format(
+            name=repr(name), choices=", ".join(PRESETS))) from None
+
+
+def preset_note(name: str) -> str:
+    """The line about a built-in preset, in the player's language ("" for another name).
+
+    >>> preset_note("draw")
+    'Mörkpoker: five-card draw, no betting, forfeit tokens'
+    """
+    note = PRESET_NOTES.get(name)
+    return _(note) if note else ""
+
+
+def token_words(r: RuleSet) -> str:
+    """What the forfeit tokens are called, in the player's language when the table kept a
+    built-in name (``tokens``, ``items``); a name the table chose stays as it was typed.
+
+    >>> token_words(PRESETS["draw"]), token_words(RuleSet(token_name="beers"))
+    ('items', 'beers')
+    """
+    name = r.token_name
+    if name == "tokens":
+        return pgettext("token name", "tokens")
+    if name == "items":
+        return pgettext("token name", "items")
+    return name
 
 
 def _onoff(flag: bool) -> str:
-    return "yes" if flag else "no"
+    return yes_no(flag)
 
 
 def describe_rules(r: RuleSet) -> list[str]:
@@ -216,56 +251,76 @@ def describe_rules(r: RuleSet) -> list[str]:
     """
     lines: list[str] = []
     if r.variant == "roulette":
-        lines.append(f"Game: Poker Roulette, {r.min_players} or more players; decks = one per 5 players, "
-                     "each 52 cards + 2 jokers.")
+        lines.append(_("Game: Poker Roulette, {n} or more players; decks = one per 5 players, "
+                       "each 52 cards + 2 jokers.").format(n=r.min_players))
     else:
-        lines.append(f"Game: five-card draw (Mörkpoker), {r.min_players}-7 players, one 52-card deck, "
-                     "no jokers.")
+        lines.append(_("Game: five-card draw (Mörkpoker), {n}-7 players, one 52-card deck, "
+                       "no jokers.").format(n=r.min_players))
     if r.variant == "draw" and not r.suit_tiebreak:
-        lines.append("Suit ranking: none; suits do not break ties between equal hands"
-                     + (" (they split the pot)." if r.scoring == "chips" else "."))
+        lines.append(_("Suit ranking: none; suits do not break ties between equal hands "
+                       "(they split the pot).") if r.scoring == "chips" else
+                     _("Suit ranking: none; suits do not break ties between equal hands."))
     elif r.suit_order == "drawn":
-        lines.append("Suit ranking: drawn before the first hand (first suit turned up ranks highest).")
+        lines.append(_("Suit ranking: drawn before the first hand (first suit turned up ranks highest)."))
     else:
-        lines.append("Suit ranking: agreed, " + " > ".join(SUIT_SYMBOLS[s] for s in r.suit_order)
-                     + ".")
+        lines.append(_("Suit ranking: agreed, {order}.").format(
+            order=" > ".join(SUIT_SYMBOLS[s] for s in r.suit_order)))
     if r.variant == "roulette":
-        lines.append(f"Both actives of the match card's rank claim the match card: {_onoff(r.claim_match_card)}.")
-        lines.append(f"Two actives matching each other are kept whatever the match card: "
-                     f"{_onoff(r.actives_match_each_other)}.")
-        lines.append(f"A player getting one new active may move a stock card back to active: "
-                     f"{_onoff(r.stock_to_active)}.")
-        lines.append(f"Discards reshuffled once when the deck runs short: {_onoff(r.reshuffle_discards_once)}.")
-        lines.append("Jokers in the stock at the end: "
-                     + ("wild." if r.jokers_at_end == "wild" else "removed before hands are made."))
-        lines.append("Five of a kind: " + ("beats a straight flush." if r.five_of_a_kind == "high"
-                                          else "counts as four of a kind."))
+        lines.append(_("Both actives of the match card's rank claim the match card: {yes_no}.").format(
+            yes_no=_onoff(r.claim_match_card)))
+        lines.append(_("Two actives matching each other are kept whatever the match card: "
+                       "{yes_no}.").format(yes_no=_onoff(r.actives_match_each_other)))
+        lines.append(_("A player getting one new active may move a stock card back to active: "
+                       "{yes_no}.").format(yes_no=_onoff(r.stock_to_active)))
+        lines.append(_("Discards reshuffled once when the deck runs short: {yes_no}.").format(
+            yes_no=_onoff(r.reshuffle_discards_once)))
+        lines.append(_("Jokers in the stock at the end: wild.") if r.jokers_at_end == "wild" else
+                     _("Jokers in the stock at the end: removed before hands are made."))
+        lines.append(_("Five of a kind: beats a straight flush.") if r.five_of_a_kind == "high" else
+                     _("Five of a kind: counts as four of a kind."))
     else:
-        lines.append(f"Draw: exchange 0-{r.max_draw} cards once; suits break ties: {_onoff(r.suit_tiebreak)}.")
-    betting = {"none": "no betting", "final_only": "one round before the showdown",
-               "each_round": "after every matching round and before the showdown"
-               if r.variant == "roulette" else "before and after the draw"}[r.betting]
-    lines.append(f"Betting: {betting}.")
+        lines.append(_("Draw: exchange 0-{n} cards once; suits break ties: {yes_no}.").format(
+            n=r.max_draw, yes_no=_onoff(r.suit_tiebreak)))
+    if r.betting == "none":
+        lines.append(_("Betting: no betting."))
+    elif r.betting == "final_only":
+        lines.append(_("Betting: one round before the showdown."))
+    elif r.variant == "roulette":
+        lines.append(_("Betting: after every matching round and before the showdown."))
+    else:
+        lines.append(_("Betting: before and after the draw."))
     if r.uses_chips:
-        structure = ("no limit (minimum raise = the last bet or raise)" if r.limit == "no_limit"
-                     else f"fixed limit (bets of {r.bet_unit}, at most 3 raises a round)")
-        lines.append(f"Chips: {r.starting_chips} each, ante {r.ante}, {structure}.")
+        if r.limit == "no_limit":
+            lines.append(_("Chips: {chips} each, ante {ante}, no limit (minimum raise = the last "
+                           "bet or raise).").format(chips=r.starting_chips, ante=r.ante))
+        else:
+            lines.append(_("Chips: {chips} each, ante {ante}, fixed limit (bets of {unit}, at most "
+                           "3 raises a round).").format(chips=r.starting_chips, ante=r.ante,
+                                                         unit=r.bet_unit))
     if r.scoring == "chips":
-        end = f" or after {r.hand_limit} hands" if r.hand_limit else ""
-        lines.append(f"Scoring: chips; the game ends when one player has every chip{end}.")
-    else:
-        mode = {"weakest": "the weakest hand loses one",
-                "all_but_winner": "everyone but the best hand loses one",
-                "most_chips_lost": "whoever lost the most chips in the hand loses one"}[r.forfeit_mode]
-        tie = ("tied weakest hands play a deciding hand" if r.forfeit_tie == "replay"
-               else "tied weakest hands each lose one")
-        end = ("the game ends when the first player runs out, who loses" if r.game_end == "first_out"
-               else "players at zero drop out"
-               + (" (after sitting out one hand, on a last life)" if r.sit_out else "")
-               + " until one player is left")
-        lines.append(f"Scoring: {r.tokens} {r.token_name} each; {mode}; {tie}; {end}.")
         if r.hand_limit:
-            lines.append(f"The game also ends after {r.hand_limit} hands.")
+            lines.append(_("Scoring: chips; the game ends when one player has every chip or after "
+                           "{n} hands.").format(n=r.hand_limit))
+        else:
+            lines.append(_("Scoring: chips; the game ends when one player has every chip."))
+    else:
+        mode = {"weakest": _("the weakest hand loses one"),
+                "all_but_winner": _("everyone but the best hand loses one"),
+                "most_chips_lost": _("whoever lost the most chips in the hand loses one")}[r.forfeit_mode]
+        tie = (_("tied weakest hands play a deciding hand") if r.forfeit_tie == "replay"
+               else _("tied weakest hands each lose one"))
+        if r.game_end == "first_out":
+            end = _("the game ends when the first player runs out, who loses")
+        elif r.sit_out:
+            end = _("players at zero drop out (after sitting out one hand, on a last life) until "
+                    "one player is left")
+        else:
+            end = _("players at zero drop out until one player is left")
+        # TRANSLATORS: {mode}, {tie} and {end} are whole clauses of their own
+        lines.append(_("Scoring: {tokens} {token_name} each; {mode}; {tie}; {end}.").format(
+            tokens=r.tokens, token_name=token_words(r), mode=mode, tie=tie, end=end))
+        if r.hand_limit:
+            lines.append(_("The game also ends after {n} hands.").format(n=r.hand_limit))
     if r.min_players < 3 and r.variant == "roulette":
-        lines.append("Warning: Poker Roulette is meant for 3 or more players.")
+        lines.append(_("Warning: Poker Roulette is meant for 3 or more players."))
     return lines

@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from pokeroulette_tui.engine import betting
-from pokeroulette_tui.engine.cards import SUIT_NAMES, Card
+from pokeroulette_tui.engine.cards import Card, suit_words
 from pokeroulette_tui.engine.events import (DeciderCalled, Event, GameOver, HandOver, HandShown,
                                             PlayerOut, PotWon, SatOut, TokenLost)
 from pokeroulette_tui.engine.hands import HandValue, evaluate, suit_key
+from pokeroulette_tui.engine.i18n import _, ngettext
 from pokeroulette_tui.engine.result import HandResult, PotResult, ShownHand
 from pokeroulette_tui.engine.phase import Phase
+from pokeroulette_tui.engine.rules import token_words
+from pokeroulette_tui.engine.words import and_words
 from pokeroulette_tui.engine.state import LEFT, OUT, PLAYING, GameState
 
 
@@ -55,9 +58,10 @@ def _by_significance(value: HandValue, order: str) -> list:
 def _suit_explanation(a: HandValue, b: HandValue, order: str) -> str:
     for ca, cb in zip(_by_significance(a, order), _by_significance(b, order)):
         if ca.suit != cb.suit:
-            return (f"on the suit tie-break: {ca.symbol} outranks {cb.symbol} "
-                    f"({SUIT_NAMES.get(ca.suit, 'joker')} over {SUIT_NAMES.get(cb.suit, 'joker')})")
-    return "on the suit tie-break"
+            return _("on the suit tie-break: {a} outranks {b} ({suit_a} over {suit_b})").format(
+                a=ca.symbol, b=cb.symbol, suit_a=suit_words(ca.suit), suit_b=suit_words(cb.suit))
+    return _("on the suit tie-break")
+
 
 
 def finish_hand(state: GameState) -> list[Event]:
@@ -78,42 +82,52 @@ def finish_hand(state: GameState) -> list[Event]:
             s.shown = True
             s.stock_public = [True] * len(s.stock)
             shown[i] = tuple(s.stock if state.rules.variant == "roulette" else s.hand)
-            ev.append(HandShown(f"{s.name} shows {values[i].describe()}", seat=i,
+            ev.append(HandShown(_("{name} shows {hand}").format(name=s.name, hand=values[i].describe()),
+                                seat=i,
                                 cards=shown[i], hand_no=h))
     pot_results: list[PotResult] = []
     if state.rules.uses_chips:
         for amount, eligible in betting.pots(state):
             if by_fold:
                 winners = [live[0]] if live[0] in eligible or not eligible else eligible
-                why = "as everyone else folded"
+                why = _("as everyone else folded")
             else:
                 contenders = [i for i in eligible if i in keys] or live
                 best = max(keys[i] for i in contenders)
                 winners = [i for i in contenders if keys[i] == best]
-                why = f"with {values[winners[0]].describe()}"
+                hand = values[winners[0]].describe()
+                why = _("with {hand}").format(hand=hand)
                 if len(winners) > 1:
-                    why += " (split)"
+                    why = _("with {hand} (split)").format(hand=hand)
                 else:
                     rest = sorted((i for i in contenders if i not in winners), key=lambda i: keys[i])
                     if rest and order:
                         second = rest[-1]
                         v, w = values[winners[0]], values[second]
                         if (v.category, v.ranks) == (w.category, w.ranks):
-                            why += " " + _suit_explanation(v, w, order)
+                            # TRANSLATORS: {tie_break} is "on the suit tie-break: …"
+                            why = _("with {hand} {tie_break}").format(
+                                hand=hand, tie_break=_suit_explanation(v, w, order))
             shares = betting.split(amount, winners, state)
             for w, share in shares.items():
                 state.seats[w].chips += share
                 state.seats[w].won += share
-            names = " and ".join(state.name(w) for w in winners)
-            label = "the pot" if not pot_results else f"side pot {len(pot_results)}"
-            ev.append(PotWon(f"{names} win{'s' if len(winners) == 1 else ''} {label} "
-                             f"of {amount} {why}", seat=winners[0], amount=amount, hand_no=h))
+            names = and_words([state.name(w) for w in winners])
+            if not pot_results:
+                # TRANSLATORS: {why} is "with a pair of sevens", "as everyone else folded" …
+                text = ngettext("{names} wins the pot of {amount} {why}",
+                                "{names} win the pot of {amount} {why}", len(winners))
+            else:
+                text = ngettext("{names} wins side pot {n} of {amount} {why}",
+                                "{names} win side pot {n} of {amount} {why}", len(winners))
+            ev.append(PotWon(text.format(names=names, n=len(pot_results), amount=amount, why=why),
+                             seat=winners[0], amount=amount, hand_no=h))
             pot_results.append(PotResult(amount, tuple(winners), tuple(eligible), shares, why))
         for s in state.seats:
             s.contributed = 0
             s.bet = 0
     elif by_fold:
-        ev.append(PotWon(f"{state.name(live[0])} wins: everyone else folded",
+        ev.append(PotWon(_("{name} wins: everyone else folded").format(name=state.name(live[0])),
                          seat=live[0], hand_no=h))
     token_events, losers = ([], [])
     if state.rules.scoring == "forfeit":
@@ -123,7 +137,7 @@ def finish_hand(state: GameState) -> list[Event]:
         for i, s in enumerate(state.seats):
             if s.status == PLAYING and s.chips == 0:
                 s.status = OUT
-                ev.append(PlayerOut(f"{s.name} is out of chips", seat=i, hand_no=h))
+                ev.append(PlayerOut(_("{name} is out of chips").format(name=s.name), seat=i, hand_no=h))
     hands = tuple(ShownHand(
         seat=i, cards=v.cards, name=v.describe(), category=v.category.name, shown=shown[i],
         jokers=tuple(stood for card, stood in zip(v.cards, v.stands_for) if card.is_joker),
@@ -136,7 +150,7 @@ def finish_hand(state: GameState) -> list[Event]:
     state.to_act = None
     state.pending = []
     state.phase = Phase.HAND_OVER
-    ev.append(HandOver(f"Hand {h} is over", hand_no=h))
+    ev.append(HandOver(_("Hand {n} is over").format(n=h), hand_no=h))
     ev.extend(check_game_over(state))
     return ev
 
@@ -156,10 +170,12 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
         lost = {i: start.get(i, 0) - state.seats[i].chips for i in part}
         worst = max(lost.values(), default=0)
         losers = [i for i in part if lost[i] == worst]
-        why = f"lost the most chips ({worst})"
+        # TRANSLATORS: the reasons ("lost the most chips (5)", "folded" …) follow a player's
+        # name: "Ana folded and loses one of their tokens (4 left)"
+        why = _("lost the most chips ({amount})").format(amount=worst)
         if short and len(short) < len(part):
             losers = short
-            why = "could not pay the ante" if r.ante else "had no chips to bet"
+            why = _("could not pay the ante") if r.ante else _("had no chips to bet")
         elif worst <= 0:  # nobody lost a chip (no ante, all checked, stacks empty):
             mode = "weakest"  # the weakest hand loses, as in the main variant
     if mode == "all_but_winner":
@@ -169,31 +185,34 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
             best = max(keys.values())
             winners = [i for i in live if keys[i] == best]
         losers = [i for i in part if i not in winners]
-        why = "did not have the best hand"
+        why = _("did not have the best hand")
     elif mode == "weakest":
         folded = [i for i in part if not state.seats[i].live]
         if folded:
-            losers, why = folded, "folded"
+            losers, why = folded, _("folded")
         elif by_fold:
             losers, why = [], ""
         else:
             low = min(keys.values())
-            losers, why = [i for i in live if keys[i] == low], "had the weakest hand"
+            losers, why = [i for i in live if keys[i] == low], _("had the weakest hand")
     if len(losers) > 1 and r.forfeit_mode != "all_but_winner" and r.forfeit_tie == "replay":
         names = ", ".join(state.name(i) for i in losers)
         state.decider = sorted(losers)
-        ev.append(DeciderCalled(f"{names} tie ({why}): they play a deciding hand", hand_no=h))
+        ev.append(DeciderCalled(_("{names} tie ({why}): they play a deciding hand").format(
+            names=names, why=why), hand_no=h))
         return ev, []
     state.decider = None
     for i in losers:
         s = state.seats[i]
         if s.tokens > 0:
             s.tokens -= 1
-            ev.append(TokenLost(f"{s.name} {why} and loses one of their {r.token_name} "
-                                f"({s.tokens} left)", seat=i, amount=1, hand_no=h))
+            ev.append(TokenLost(_("{name} {why} and loses one of their {token_name} ({n} left)").format(
+                name=s.name, why=why, token_name=token_words(r), n=s.tokens), seat=i, amount=1,
+                hand_no=h))
         elif s.last_life:
             s.status = OUT
-            ev.append(PlayerOut(f"{s.name} {why} on a last life and is out", seat=i, hand_no=h))
+            ev.append(PlayerOut(_("{name} {why} on a last life and is out").format(name=s.name, why=why),
+                                seat=i, hand_no=h))
             continue
         if s.tokens == 0 and r.game_end == "last_standing":
             others = sum(1 for j, o in enumerate(state.seats) if j != i and o.status == PLAYING)
@@ -201,11 +220,13 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
                 # sitting out replaces dropping out only while enough players remain
                 s.last_life = True
                 s.sit_out_hands = 1
-                ev.append(SatOut(f"{s.name} has no {r.token_name} left: sits out a hand, "
-                                 "then plays on a last life", seat=i, hand_no=h))
+                ev.append(SatOut(_("{name} has no {token_name} left: sits out a hand, then plays on a "
+                                   "last life").format(name=s.name, token_name=token_words(r)),
+                                 seat=i, hand_no=h))
             else:
                 s.status = OUT
-                ev.append(PlayerOut(f"{s.name} has no {r.token_name} left and is out",
+                ev.append(PlayerOut(_("{name} has no {token_name} left and is out").format(
+                                        name=s.name, token_name=token_words(r)),
                                     seat=i, hand_no=h))
     return ev, losers
 
@@ -218,23 +239,24 @@ def check_game_over(state: GameState) -> list[Event]:
     if r.scoring == "forfeit" and r.game_end == "first_out" and not state.decider:
         busted = [i for i in playing if state.seats[i].tokens == 0]
         if busted:
-            reason = " and ".join(state.name(i) for i in busted) + f" ran out of {r.token_name} and lose" \
-                + ("s" if len(busted) == 1 else "") + " the game"
+            reason = ngettext("{names} ran out of {token_name} and loses the game",
+                              "{names} ran out of {token_name} and lose the game", len(busted)).format(
+                names=and_words([state.name(i) for i in busted]), token_name=token_words(r))
     if not reason and len(playing) <= 1:
         if playing:
-            reason = f"{state.name(playing[0])} wins the game"
+            reason = _("{name} wins the game").format(name=state.name(playing[0]))
         else:
-            reason = "no players are left"
+            reason = _("no players are left")
     if not reason and r.hand_limit and state.hand_no >= r.hand_limit and not state.decider \
             and state.phase == Phase.HAND_OVER:
-        reason = f"the agreed {r.hand_limit} hands have been played"
+        reason = _("the agreed {n} hands have been played").format(n=r.hand_limit)
     if not reason:
         return []
     state.game_over = True
     state.game_over_reason = reason
     state.phase = Phase.GAME_OVER
     state.to_act = None
-    return [GameOver(f"Game over: {reason}", hand_no=state.hand_no)]
+    return [GameOver(_("Game over: {reason}").format(reason=reason), hand_no=state.hand_no)]
 
 
 def standings(state: GameState) -> list[dict[str, Any]]:

@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Iterable
 
 from pokeroulette_tui.engine.hands import Category
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.result import HandResult
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
 from pokeroulette_tui.engine.view import SeatView
@@ -335,7 +336,7 @@ class PlayerStats:
         if rec.key in self._keys:
             return None
         if not rec.game:  # the game in play with these seats and rules, if it goes on
-            game, last, _ = self._open.get(rec.sig, ("", 0, ""))
+            game, last, __ = self._open.get(rec.sig, ("", 0, ""))
             if not game or rec.hand_no <= last:
                 rec = _with(rec, game=secrets.token_hex(6), first=True)
             else:
@@ -372,7 +373,7 @@ class PlayerStats:
         if rec.game in self._closed:
             return None
         self._closed.add(rec.game)
-        for sig, (game, _, _) in list(self._open.items()):
+        for sig, (game, __, ___) in list(self._open.items()):
             if game == rec.game:
                 del self._open[sig]
         t = self._group(f"{rec.variant} · {rec.preset}")
@@ -409,12 +410,13 @@ def _with(rec: HandRecord, **changes: Any) -> HandRecord:
 def record_from_dict(d: Any) -> HandRecord | GameRecord:
     """A hand or game record from its JSON; ValueError (with the reason) if it is not one."""
     if not isinstance(d, dict):
-        raise ValueError("not a record")
+        raise ValueError(_("not a record"))
     try:
         if d.get("kind") == "hand":
             return HandRecord.from_dict(d)
         if d.get("kind") == "game":
             return GameRecord.from_dict(d)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        raise ValueError(f"a {d.get('kind')} record is malformed ({type(exc).__name__})") from None
-    raise ValueError(f"unknown record kind {d.get('kind')!r}")
+        raise ValueError(_("a {kind} record is malformed ({error})").format(
+            kind=d.get("kind"), error=type(exc).__name__)) from None
+    raise ValueError(_("unknown record kind {kind}").format(kind=repr(d.get("kind"))))

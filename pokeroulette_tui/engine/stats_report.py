@@ -11,12 +11,16 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from pokeroulette_tui.engine.cards import parse_card
-from pokeroulette_tui.engine.stats import HandRecord, PlayerStats, Tally
+from pokeroulette_tui.engine.hands import describe_ranks
+from pokeroulette_tui.engine.i18n import N_, _, language, ngettext
+from pokeroulette_tui.engine.stats import HandRecord, PlayerStats, Tally, hand_score
+from pokeroulette_tui.engine.words import and_words
 
-COLUMNS = (("games", "games"), ("wins", "games\nwon"), ("hands", "hands"),
-           ("hands_won", "hands\nwon"), ("showdowns", "showdowns\nreached"),
-           ("showdowns_won", "showdowns\nwon"), ("tokens_lost", "tokens\nlost"))
-"""The counts shown, by field, with their column heading (two lines: a narrow table)."""
+COLUMNS = (("games", N_("games")), ("wins", N_("games\nwon")), ("hands", N_("hands")),
+           ("hands_won", N_("hands\nwon")), ("showdowns", N_("showdowns\nreached")),
+           ("showdowns_won", N_("showdowns\nwon")), ("tokens_lost", N_("tokens\nlost")))
+"""The counts shown, by field, with their column heading (two lines: a narrow table; marked
+for translation, shown with ``_()``)."""
 
 
 def percent(part: int, whole: int) -> str:
@@ -37,12 +41,26 @@ def symbols(cards: Iterable[str]) -> str:
     return " ".join(parse_card(c).symbol for c in cards)
 
 
+def score_words(score: tuple[int, ...], kept: str) -> str:
+    """A recorded hand's name in the player's language, rebuilt from its score (category, then
+    its cards' ranks in order); ``kept``, the name recorded with it, in English or when the
+    score names no category.
+
+    >>> from pokeroulette_tui.engine.i18n import set_language
+    >>> set_language("en"); score_words((2, 13, 13, 5, 5, 9), "two pair, kings and fives")
+    'two pair, kings and fives'
+    """
+    if language() == "en" or not score or score[0] < 0:
+        return kept
+    return describe_ranks(score[0], list(dict.fromkeys(score[1:])))
+
+
 def rows(stats: PlayerStats) -> list[tuple[str, Tally]]:
     """(group, counts) for each variant and preset played, most hands first, then the total
     (when more than one was played)."""
     out = sorted(stats.tallies.items(), key=lambda gt: (-gt[1].hands, gt[0]))
     if len(out) > 1:
-        out.append(("all", stats.tally()))
+        out.append((_("all"), stats.tally()))
     return out
 
 
@@ -51,26 +69,33 @@ def summary_lines(stats: PlayerStats) -> list[str]:
     lines = [stats.player]
     total = stats.tally()
     if not total.hands and not total.finished:
-        return lines + ["  no hands recorded yet"]
-    width = max(len(g) for g, _ in rows(stats))
-    widths = [max(5, *(len(part) for part in h.split("\n"))) for _, h in COLUMNS]
+        return lines + ["  " + _("no hands recorded yet")]
+    width = max(len(g) for g, __ in rows(stats))
+    headings = [_(h) for __, h in COLUMNS]
+    widths = [max(5, *(len(part) for part in h.split("\n"))) for h in headings]
     for line in (0, 1):
-        parts = [(h.split("\n") + [""])[line] for _, h in COLUMNS]
+        parts = [(h.split("\n") + [""])[line] for h in headings]
         lines.append(("  " + "".ljust(width) + "".join(f"  {p:>{w}}" for p, w in
                                                        zip(parts, widths))).rstrip())
     for group, t in rows(stats):
-        cells = "".join(f"  {getattr(t, f):>{w}}" for (f, _), w in zip(COLUMNS, widths))
+        cells = "".join(f"  {getattr(t, f):>{w}}" for (f, __), w in zip(COLUMNS, widths))
         lines.append("  " + group.ljust(width) + cells)
-    lines.append(f"  games won {percent(total.wins, total.finished)} of those finished "
-                 f"({total.finished}); showdowns won {percent(total.showdowns_won, total.showdowns)}")
+    lines.append("  " + _("games won {games} of those finished ({finished}); showdowns won "
+                          "{showdowns}").format(games=percent(total.wins, total.finished),
+                                                finished=total.finished,
+                                                showdowns=percent(total.showdowns_won, total.showdowns)))
     if stats.best is not None:
         b = stats.best
-        lines.append(f"  best hand: {b.name} ({symbols(b.cards)}), {b.at[:16].replace('T', ' ')}, "
-                     f"{b.group}")
+        lines.append("  " + _("best hand: {hand} ({cards}), {at}, {group}").format(
+            hand=score_words(b.score, b.name), cards=symbols(b.cards), at=b.at[:16].replace("T", " "),
+            group=b.group))
     if stats.series:
-        chips = [c for _, c in stats.series]
-        lines.append(f"  chips over the last {len(chips)} hands: {spark(chips)} "
-                     f"(low {min(chips)}, high {max(chips)}, last {chips[-1]})")
+        chips = [c for __, c in stats.series]
+        lines.append("  " + ngettext(
+            "chips over the last {n} hands: {spark} (low {low}, high {high}, last {last})",
+            "chips over the last {n} hands: {spark} (low {low}, high {high}, last {last})",
+            len(chips)).format(n=len(chips), spark=spark(chips), low=min(chips), high=max(chips),
+                               last=chips[-1]))
     return lines
 
 
@@ -118,26 +143,41 @@ def hand_text(rec: HandRecord) -> str:
     as they were shown at the showdown."""
     r = rec.result
     name = rec.names[rec.seat] if rec.seat < len(rec.names) else rec.player
-    lines = [f"Hand {rec.hand_no} · {rec.at[:16].replace('T', ' ')} · {rec.group} · "
-             f"{name} in seat {rec.seat + 1} of {len(rec.names)}"]
+    lines = [_("Hand {n} · {at} · {group} · {name} in seat {seat} of {seats}").format(
+        n=rec.hand_no, at=rec.at[:16].replace("T", " "), group=rec.group, name=name,
+        seat=rec.seat + 1, seats=len(rec.names))]
     if rec.held:
-        lines.append(f"  your hand at the end: {symbols(rec.held)}")
+        lines.append("  " + _("your hand at the end: {cards}").format(cards=symbols(rec.held)))
     if rec.cards:
-        lines.append(f"  your cards seen this hand: {symbols(rec.cards)}")
+        lines.append("  " + _("your cards seen this hand: {cards}").format(cards=symbols(rec.cards)))
     if rec.match:
-        lines.append(f"  match cards: {symbols(rec.match)}")
+        lines.append("  " + _("match cards: {cards}").format(cards=symbols(rec.match)))
     for h in sorted(r.hands, key=lambda h: h.place):
-        who = rec.names[h.seat] if h.seat < len(rec.names) else f"seat {h.seat + 1}"
-        lines.append(f"  {h.place}. {who}: {h.name} ({symbols(c.text for c in h.cards)})")
+        who = (rec.names[h.seat] if h.seat < len(rec.names)
+               else _("seat {n}").format(n=h.seat + 1))
+        score = hand_score(h.category, [c.text for c in h.cards], [j.text for j in h.jokers])
+        lines.append(f"  {h.place}. {who}: {score_words(score, h.name)} "
+                     f"({symbols(c.text for c in h.cards)})")
     if r.by_fold:
-        lines.append("  won without a showdown (everyone else folded)")
+        lines.append("  " + _("won without a showdown (everyone else folded)"))
     for pot in r.pots:
-        winners = " and ".join(rec.names[w] if w < len(rec.names) else str(w) for w in pot.winners)
-        lines.append(f"  pot of {pot.amount} to {winners} {pot.why}".rstrip())
+        winners = and_words([rec.names[w] if w < len(rec.names) else str(w) for w in pot.winners])
+        lines.append(("  " + _("pot of {amount} to {winners} {why}").format(
+            amount=pot.amount, winners=winners, why=pot.why)).rstrip())
     if rec.tokens_lost:
-        lines.append(f"  you lost {rec.tokens_lost} token{'s' if rec.tokens_lost > 1 else ''}")
-    outcome = "won" if rec.won else "lost"
-    after = (f"{rec.chips} chips" if rec.chips is not None
-             else f"{rec.tokens} token{'' if rec.tokens == 1 else 's'}")
-    lines.append(f"  you {outcome} · {after} after the hand")
+        lines.append("  " + ngettext("you lost {n} token", "you lost {n} tokens",
+                                     rec.tokens_lost).format(n=rec.tokens_lost))
+    if rec.chips is not None:
+        # TRANSLATORS: the English says "chips" for 1 too (kept as it always was)
+        text = (ngettext("you won · {n} chips after the hand", "you won · {n} chips after the hand",
+                         rec.chips) if rec.won else
+                ngettext("you lost · {n} chips after the hand", "you lost · {n} chips after the hand",
+                         rec.chips))
+        lines.append("  " + text.format(n=rec.chips))
+    else:
+        text = (ngettext("you won · {n} token after the hand", "you won · {n} tokens after the hand",
+                         rec.tokens) if rec.won else
+                ngettext("you lost · {n} token after the hand", "you lost · {n} tokens after the hand",
+                         rec.tokens))
+        lines.append("  " + text.format(n=rec.tokens))
     return "\n".join(lines)

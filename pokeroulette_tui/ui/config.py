@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from pokeroulette_tui.bots import LEVELS
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import PRESETS, RuleError, RuleSet
 from pokeroulette_tui.paths import APP, config_dir, config_home, data_dir, data_home  # noqa: F401
 
@@ -33,7 +34,7 @@ def speed_name(delay: float) -> str:
     for name, seconds in SPEEDS.items():
         if abs(seconds - delay) < 1e-9:
             return name
-    return f"{delay:g} s a step"
+    return _("{seconds:g} s a step").format(seconds=delay)
 
 
 def next_speed(delay: float) -> str:
@@ -59,7 +60,8 @@ def speed_problem(name: str) -> str | None:
     if name in SPEEDS:
         return None
     *first, last = SPEEDS
-    return f"unknown speed {name!r} (choose {', '.join(first)} or {last})"
+    return _("unknown speed {name} (choose {first} or {last})").format(
+        name=repr(name), first=", ".join(first), last=last)
 
 
 @dataclass
@@ -151,19 +153,21 @@ def check_seats(rules: RuleSet, seats: Sequence[SeatChoice]) -> str | None:
     """
     lo, hi = rules.min_players, rules.max_players
     if not lo <= len(seats) <= hi:
-        return f"these rules seat {lo} to {hi} players (got {len(seats)})"
+        return _("these rules seat {lo} to {hi} players (got {n})").format(lo=lo, hi=hi, n=len(seats))
     seen: dict[str, int] = {}
     for i, seat in enumerate(seats, start=1):
         name = seat.name.strip()
         if not name:
-            return f"seat {i} needs a name"
+            return _("seat {n} needs a name").format(n=i)
         if len(name) > MAX_NAME:
-            return f"seat {i}: names are at most {MAX_NAME} characters"
+            return _("seat {n}: names are at most {most} characters").format(n=i, most=MAX_NAME)
         if name.casefold() in seen:
-            return f"seats {seen[name.casefold()]} and {i} are both called {name!r}"
+            return _("seats {first} and {n} are both called {name}").format(
+                first=seen[name.casefold()], n=i, name=repr(name))
         seen[name.casefold()] = i
         if seat.bot is not None and seat.bot not in LEVELS:
-            return f"seat {i}: unknown bot level {seat.bot!r} (choose {', '.join(LEVELS)})"
+            return _("seat {n}: unknown bot level {level} (choose {levels})").format(
+                n=i, level=repr(seat.bot), levels=", ".join(LEVELS))
     return None
 
 

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Callable, Iterator
 
+from pokeroulette_tui.engine.i18n import _, ngettext, pgettext
 from pokeroulette_tui.errors import CliError
 
 if TYPE_CHECKING:  # the engine loads when the command runs, not when the parser is built
@@ -19,16 +20,16 @@ if TYPE_CHECKING:  # the engine loads when the command runs, not when the parser
 
 
 def add_stats_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    stats = sub.add_parser("stats", help="your statistics across games: print, export, reset")
+    stats = sub.add_parser("stats", help=_("your statistics across games: print, export, reset"))
     stats.add_argument("--player", default=None, metavar="NAME",
-                       help="only this player (default: everyone recorded here)")
-    stats.add_argument("--json", action="store_true", help="print them as JSON")
+                       help=_("only this player (default: everyone recorded here)"))
+    stats.add_argument("--json", action="store_true", help=_("print them as JSON"))
     stats.add_argument("--export", default=None, metavar="FILE",
-                       help="write the hand histories as JSON lines (- for the screen)")
+                       help=_("write the hand histories as JSON lines (- for the screen)"))
     stats.add_argument("--export-text", default=None, metavar="FILE",
-                       help="write the hand histories as readable text (- for the screen)")
-    stats.add_argument("--reset", action="store_true", help="delete the statistics (asks first)")
-    stats.add_argument("--yes", action="store_true", help="with --reset: do not ask")
+                       help=_("write the hand histories as readable text (- for the screen)"))
+    stats.add_argument("--reset", action="store_true", help=_("delete the statistics (asks first)"))
+    stats.add_argument("--yes", action="store_true", help=_("with --reset: do not ask"))
 
 
 def run_stats(args: argparse.Namespace, *, store: StatsStore | None = None,
@@ -44,11 +45,12 @@ def run_stats(args: argparse.Namespace, *, store: StatsStore | None = None,
         store = stats_store()
     everyone = store.players()
     if args.player is not None and args.player not in everyone:
-        known = ", ".join(everyone) or "nobody yet"
-        raise CliError(f"no statistics for {args.player!r} (recorded: {known})")
+        known = ", ".join(everyone) or _("nobody yet")
+        raise CliError(_("no statistics for {name} (recorded: {known})").format(
+            name=repr(args.player), known=known))
     players = [args.player] if args.player is not None else everyone
     if args.yes and not args.reset:
-        raise CliError("--yes goes with --reset")
+        raise CliError(_("--yes goes with --reset"))
     if args.reset:
         return _reset(store, args.player, players, yes=args.yes, ask=ask, out=out)
     if args.export or args.export_text:
@@ -57,7 +59,9 @@ def run_stats(args: argparse.Namespace, *, store: StatsStore | None = None,
             if target:
                 count = _export(store, players, target, line, out)
                 if target != "-":
-                    print(f"{count} hands written to {target}", file=sys.stderr)
+                    # TRANSLATORS: the English says "hands" for 1 too (kept as it always was)
+                    print(ngettext("{n} hands written to {file}", "{n} hands written to {file}",
+                                   count).format(n=count, file=target), file=sys.stderr)
         _problems(store)
         return 0
     books = [store.load(p) for p in players]
@@ -66,9 +70,9 @@ def run_stats(args: argparse.Namespace, *, store: StatsStore | None = None,
                    "problems": store.problems}, out, ensure_ascii=False, indent=1)
         out.write("\n")
         return 0
-    print(f"Statistics in {store.folder}", file=out)
+    print(_("Statistics in {folder}").format(folder=store.folder), file=out)
     if not books:
-        print("No games recorded yet: they are kept for the people who play at this terminal.",
+        print(_("No games recorded yet: they are kept for the people who play at this terminal."),
               file=out)
     for book in books:
         print(file=out)
@@ -91,7 +95,7 @@ def _opened(target: str, out: IO[str]) -> Iterator[IO[str]]:
         with open(Path(target).expanduser(), "w", encoding="utf-8") as f:
             yield f
     except OSError as exc:
-        raise CliError(f"cannot write {target}: {exc.strerror or exc}") from None
+        raise CliError(_("cannot write {file}: {why}").format(file=target, why=exc.strerror or exc)) from None
 
 
 def _export(store: StatsStore, players: list[str], target: str,
@@ -108,19 +112,26 @@ def _export(store: StatsStore, players: list[str], target: str,
 def _reset(store: StatsStore, player: str | None, players: list[str], *, yes: bool,
            ask: Callable[[str], str], out: IO[str]) -> int:
     if not players:
-        print("There are no statistics to reset.", file=out)
+        print(_("There are no statistics to reset."), file=out)
         return 0
-    whose = f"the statistics of {player}" if player else f"all statistics ({', '.join(players)})"
+    if player:
+        whose = _("the statistics of {name}").format(name=player)
+    else:
+        whose = _("all statistics ({names})").format(names=", ".join(players))
     if not yes:
         if not sys.stdin.isatty() and ask is input:
-            raise CliError(f"--reset would delete {whose}: add --yes to do it without asking")
+            raise CliError(_("--reset would delete {what}: add --yes to do it without asking").format(
+                what=whose))
         try:
-            answer = ask(f"Delete {whose}? This cannot be undone. [y/N] ")
+            # TRANSLATORS: y and yes are accepted as the answer in every language, and the
+            # translation of "y" and "yes" too
+            answer = ask(_("Delete {what}? This cannot be undone. [y/N] ").format(what=whose))
         except EOFError:
             answer = ""
-        if answer.strip().lower() not in ("y", "yes"):
-            print("Nothing was deleted.", file=out)
+        if answer.strip().lower() not in ("y", "yes", pgettext("answer", "y"), pgettext("answer", "yes")):
+            print(_("Nothing was deleted."), file=out)
             return 1
     gone = store.reset(player)
-    print(f"Deleted {whose} ({len(gone)} file{'s' if len(gone) != 1 else ''}).", file=out)
+    print(ngettext("Deleted {what} ({n} file).", "Deleted {what} ({n} files).", len(gone)).format(
+        what=whose, n=len(gone)), file=out)
     return 0
