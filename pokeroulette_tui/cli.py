@@ -15,9 +15,10 @@ from pokeroulette_tui.engine.rules import (
     PRESETS,
     RuleError,
     RuleSet,
+    preset_note,
 )
-from pokeroulette_tui.engine.i18n import detect, language_problem, set_language
-from pokeroulette_tui.engine.words import changes_words, option_words, setting_words, value_words
+from pokeroulette_tui.engine.i18n import N_, _, detect, language_problem, set_language
+from pokeroulette_tui.engine.words import changes_words, option_help, option_words, setting_words, value_words
 from pokeroulette_tui.errors import CliError  # also importable from here, as it always was
 
 if TYPE_CHECKING:  # argparse loads when a command line is given (``pokeroulette`` alone needs none)
@@ -35,24 +36,26 @@ def parse_rule_overrides(pairs: Sequence[str], base: RuleSet) -> RuleSet:
     changes: dict[str, object] = {}
     for pair in pairs:
         if "=" not in pair:
-            raise CliError(f"--rule takes name=value, got {pair!r}")
-        name, _, raw = pair.partition("=")
+            raise CliError(_("--rule takes name=value, got {pair}").format(pair=repr(pair)))
+        name, __, raw = pair.partition("=")
         name = name.strip()
         if name not in OPTION_HELP:
-            raise CliError(f"unknown rule option {name!r}; `pokeroulette rules --list` shows them")
+            raise CliError(_("unknown rule option {name}; `pokeroulette rules --list` shows them").format(
+                name=repr(name)))
         current = getattr(base, name)
         words = option_words(name).lower()
         what = f"--rule {name}" + ("" if words == name.replace("_", " ") else f" ({words})")
         if isinstance(current, bool):
             low = raw.strip().lower()
             if low not in ("yes", "no", "true", "false", "on", "off", "1", "0"):
-                raise CliError(f"{what} takes yes or no, got {raw!r}")
+                raise CliError(_("{what} takes yes or no, got {value}").format(what=what, value=repr(raw)))
             changes[name] = low in ("yes", "true", "on", "1")
         elif isinstance(current, int):
             try:
                 changes[name] = int(raw)
             except ValueError:
-                raise CliError(f"{what} takes a whole number, got {raw!r}") from None
+                raise CliError(_("{what} takes a whole number, got {value}").format(
+                    what=what, value=repr(raw))) from None
         else:
             changes[name] = raw.strip()
     try:
@@ -97,10 +100,10 @@ def rules_from_args(args: argparse.Namespace) -> RuleSet:
 
 def _add_rules_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--preset", default=None,  # (None: not given, so "classic" can be asked for)
-                   help=f"rule preset: {', '.join(PRESETS)} (default classic), or one you "
-                        "saved (`pokeroulette preset list`)")
+                   help=_("rule preset: {names} (default classic), or one you saved "
+                          "(`pokeroulette preset list`)").format(names=", ".join(PRESETS)))
     p.add_argument("--rule", action="append", metavar="NAME=VALUE",
-                   help="change one rule option (repeatable), e.g. --rule ante=5")
+                   help=_("change one rule option (repeatable), e.g. --rule ante=5"))
 
 
 def _one_line_errors(parser_class: type) -> type:
@@ -108,73 +111,97 @@ def _one_line_errors(parser_class: type) -> type:
 
     class Parser(parser_class):  # type: ignore[misc, valid-type]
         def error(self, message: str) -> NoReturn:
-            message = message.replace("invalid int value", "expects a whole number, not")
-            message = message.replace("invalid float value", "expects a number, not")
-            self.exit(2, f"{self.prog}: {message} (see: {self.prog} --help)\n")
+            message = message.replace("invalid int value", _("expects a whole number, not"))
+            message = message.replace("invalid float value", _("expects a number, not"))
+            self.exit(2, _("{prog}: {message} (see: {prog} --help)").format(
+                prog=self.prog, message=message) + "\n")
 
     return Parser
+
+
+ARGPARSE_WORDS = frozenset((
+    N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
+    N_("the following arguments are required: %s"), N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("argument %(argument_name)s: %(message)s"), N_("expected one argument"),
+    N_("expected at most one argument"), N_("expected at least one argument"),
+    N_("not allowed with argument %s"), N_("one of the arguments %s is required"),
+    N_("ambiguous option: %(option)s could match %(matches)s")))
+"""argparse's own words (headings, its errors) that the game's catalogs translate."""
+
+
+def _argparse_speaks(argparse_module: object) -> None:
+    """Let argparse say its own words (``usage:``, ``options``, its errors) in the player's
+    language: it looks each up with its module's ``_`` when it prints them."""
+    argparse_module._ = lambda message: _(message) if message in ARGPARSE_WORDS else message  # type: ignore[attr-defined]
 
 
 def build_parser() -> argparse.ArgumentParser:
     import argparse
 
+    _argparse_speaks(argparse)
+
     parser = _one_line_errors(argparse.ArgumentParser)(
-        prog="pokeroulette", description="Poker Roulette and five-card draw in the terminal.")
-    parser.add_argument("--version", action="version", version=f"pokeroulette {__version__}")
+        prog="pokeroulette", description=_("Poker Roulette and five-card draw in the terminal."))
+    parser.add_argument("--version", action="version", version=f"pokeroulette {__version__}",
+                        help=_("show program's version number and exit"))
     parser.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS,  # main() takes it
-                        help="the language: en, fi or sv (default: the settings', else the locale's)")
+                        help=_("the language: en, fi or sv (default: the settings', else the locale's)"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    play = sub.add_parser("play", help="play at this terminal (the default)")
+    play = sub.add_parser("play", help=_("play at this terminal (the default)"))
     _add_rules_args(play)
-    play.add_argument("--players", type=int, default=None, help="seats at the table (2-10)")
-    play.add_argument("--humans", type=int, default=None, help="human seats (hot-seat); the rest are bots")
-    play.add_argument("--bot", default=None, help="bot level: random, simple or strong")
-    play.add_argument("--seed", type=int, default=None, help="fixed shuffle (for testing and replays)")
-    play.add_argument("--new", action="store_true", help="start a new game, ignoring any autosave")
-    play.add_argument("--setup", action="store_true", help="open the table-setup screen first")
+    play.add_argument("--players", type=int, default=None, help=_("seats at the table (2-10)"))
+    play.add_argument("--humans", type=int, default=None, help=_("human seats (hot-seat); the rest are bots"))
+    play.add_argument("--bot", default=None, help=_("bot level: random, simple or strong"))
+    play.add_argument("--seed", type=int, default=None, help=_("fixed shuffle (for testing and replays)"))
+    play.add_argument("--new", action="store_true", help=_("start a new game, ignoring any autosave"))
+    play.add_argument("--setup", action="store_true", help=_("open the table-setup screen first"))
     play.add_argument("--speed", default=None, metavar="SPEED",
-                      help="pace of the dealer and the bots: slow, normal, fast or instant "
-                           "(remembered; v at the table changes it)")
+                      help=_("pace of the dealer and the bots: slow, normal, fast or instant "
+                             "(remembered; v at the table changes it)"))
 
-    rules = sub.add_parser("rules", help="print a rule set in plain words")
+    rules = sub.add_parser("rules", help=_("print a rule set in plain words"))
     _add_rules_args(rules)
-    rules.add_argument("--list", action="store_true", help="list every option with a line of help")
-    rules.add_argument("--json", action="store_true", help="print the options as JSON")
+    rules.add_argument("--list", action="store_true", help=_("list every option with a line of help"))
+    rules.add_argument("--json", action="store_true", help=_("print the options as JSON"))
     rules.add_argument("--doc", action="store_true",
-                       help="print the whole rules reference (every option, every decision)")
+                       help=_("print the whole rules reference (every option, every decision)"))
 
-    presets = sub.add_parser("preset", help="save, list, delete, export and import rule presets")
+    presets = sub.add_parser("preset", help=_("save, list, delete, export and import rule presets"))
     what = presets.add_subparsers(dest="preset_command", metavar="ACTION", required=True)
-    what.add_parser("list", help="the built-in and saved presets")
-    save = what.add_parser("save", help="save --preset/--rule as a preset of your own")
+    what.add_parser("list", help=_("the built-in and saved presets"))
+    save = what.add_parser("save", help=_("save --preset/--rule as a preset of your own"))
     save.add_argument("name", metavar="NAME")
     _add_rules_args(save)
-    save.add_argument("--note", default="", help="a line about it (shown beside its name)")
-    save.add_argument("--replace", action="store_true", help="replace a saved preset of that name")
-    delete = what.add_parser("delete", help="delete a saved preset")
+    save.add_argument("--note", default="", help=_("a line about it (shown beside its name)"))
+    save.add_argument("--replace", action="store_true", help=_("replace a saved preset of that name"))
+    delete = what.add_parser("delete", help=_("delete a saved preset"))
     delete.add_argument("name", metavar="NAME")
-    export = what.add_parser("export", help="write a preset to a file (- for the screen)")
+    export = what.add_parser("export", help=_("write a preset to a file (- for the screen)"))
     export.add_argument("name", metavar="NAME")
     export.add_argument("file", metavar="FILE")
-    export.add_argument("--replace", action="store_true", help="overwrite FILE if it exists")
-    load = what.add_parser("import", help="check a preset file and save it as a preset")
+    export.add_argument("--replace", action="store_true", help=_("overwrite FILE if it exists"))
+    load = what.add_parser("import", help=_("check a preset file and save it as a preset"))
     load.add_argument("file", metavar="FILE")
-    load.add_argument("--name", default=None, help="save it under this name instead of its own")
-    load.add_argument("--replace", action="store_true", help="replace a saved preset of that name")
+    load.add_argument("--name", default=None, help=_("save it under this name instead of its own"))
+    load.add_argument("--replace", action="store_true", help=_("replace a saved preset of that name"))
 
-    sim = sub.add_parser("simulate", help="play bot games with no screen and report")
+    sim = sub.add_parser("simulate", help=_("play bot games with no screen and report"))
     _add_rules_args(sim)
     sim.add_argument("--games", type=int, default=10)
     sim.add_argument("--players", type=int, default=4)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--bots", default="random", help="one level for all, or comma-separated per seat")
-    sim.add_argument("--max-hands", type=int, default=200, help="stop a game after this many hands")
-    sim.add_argument("--no-check", action="store_true", help="skip the invariant checks (faster)")
+    sim.add_argument("--bots", default="random", help=_("one level for all, or comma-separated per seat"))
+    sim.add_argument("--max-hands", type=int, default=200, help=_("stop a game after this many hands"))
+    sim.add_argument("--no-check", action="store_true", help=_("skip the invariant checks (faster)"))
 
     casino = sub.add_parser("casino", help="the casino game against the house (play money)")
     casino.add_argument("--pay-table", default="default", metavar="NAME|FILE",
-                        help="a named pay table or a .toml file of your own (default: default)")
+                        help="a named pay table (default, generous, tight) or a .toml file of "
+                             "your own (default: default)")
+    casino.add_argument("--pay-tables", action="store_true",
+                        help="list the named pay tables with their exact house edges, and stop")
     casino.add_argument("names", nargs="*", metavar="NAME",
                         help="the players at this terminal, in turn (default: your login name)")
     casino.add_argument("--odds", action="store_true",
@@ -190,65 +217,71 @@ def build_parser() -> argparse.ArgumentParser:
     casino.add_argument("--deal-pause", type=float, default=0.6, metavar="SECONDS",
                         help="pause between the cards of a deal (default 0.6)")
 
-    tutorial = sub.add_parser("tutorial", help="learn a game on a prepared hand, step by step")
+    tutorial = sub.add_parser("tutorial", help=_("learn a game on a prepared hand, step by step"))
     tutorial.add_argument("game", nargs="?", choices=("roulette", "draw"), default="roulette",
-                          help="Poker Roulette (default) or five-card draw")
+                          help=_("Poker Roulette (default) or five-card draw"))
     tutorial.add_argument("--restart", action="store_true",
-                          help="start again from the first step (it resumes where you left)")
+                          help=_("start again from the first step (it resumes where you left)"))
 
-    host = sub.add_parser("host", help="host a table on the network or on this machine")
+    host = sub.add_parser("host", help=_("host a table on the network or on this machine"))
     _add_rules_args(host)
+    host.add_argument("--casino", action="store_true",
+                      help="host a casino table (each player bets against the house); "
+                           "--delay is then the pause between cards, --turn-timeout how long "
+                           "the others have to bet once one player is ready")
+    host.add_argument("--pay-table", default=None, metavar="NAME|FILE",
+                      help="with --casino: a named pay table or a .toml file (default: default)")
     host.add_argument("--unix", nargs="?", const="", default=None, metavar="PATH",
-                      help="a table for accounts of this machine, on a Unix socket (default "
-                           "/tmp/pokeroulette-UID/table.sock): players join with @LOGIN")
+                      help=_("a table for accounts of this machine, on a Unix socket (default "
+                             "/tmp/pokeroulette-UID/table.sock): players join with @LOGIN"))
     host.add_argument("--allow", default=None, metavar="LOGIN,LOGIN",
-                      help="with --unix: the accounts that may join (default: your group)")
+                      help=_("with --unix: the accounts that may join (default: your group)"))
     host.add_argument("--port", type=int, default=7777)
     host.add_argument("--bind", default="0.0.0.0")
     host.add_argument("--no-tls", action="store_true",
-                      help="TCP without TLS (players then join with --no-tls): only on a "
-                           "network you trust")
+                      help=_("TCP without TLS (players then join with --no-tls): only on a "
+                             "network you trust"))
     _add_password_args(host)
-    host.add_argument("--name", default=None, help="your name at the table (TCP)")
-    host.add_argument("--headless", action="store_true", help="host without sitting at the table")
+    host.add_argument("--name", default=None, help=_("your name at the table (TCP)"))
+    host.add_argument("--headless", action="store_true", help=_("host without sitting at the table"))
     host.add_argument("--stop", action="store_true",
-                      help="stop your table (the one at --unix [PATH], or on --port)")
+                      help=_("stop your table (the one at --unix [PATH], or on --port)"))
     host.add_argument("--detach", action="store_true",
-                      help="with --headless: serve in the background and return (the table "
-                           "outlives this terminal)")
-    host.add_argument("--resume", default=None, metavar="FILE", help="resume a saved table")
-    host.add_argument("--bots", type=int, default=0, help="bot seats to add at the start")
-    host.add_argument("--turn-timeout", type=float, default=60.0, help="seconds per turn (0 = none)")
-    host.add_argument("--bot-level", default=None, help="level of the bots: random, simple or strong")
-    host.add_argument("--delay", type=float, default=None, help="seconds between dealer and bot steps")
-    host.add_argument("--save", default=None, metavar="FILE", help="where the table is saved after every action")
-    host.add_argument("--seed", type=int, default=None, help="fixed shuffle (testing only: not a fair deck)")
+                      help=_("with --headless: serve in the background and return (the table "
+                             "outlives this terminal)"))
+    host.add_argument("--resume", default=None, metavar="FILE", help=_("resume a saved table"))
+    host.add_argument("--bots", type=int, default=0, help=_("bot seats to add at the start"))
+    host.add_argument("--turn-timeout", type=float, default=60.0, help=_("seconds per turn (0 = none)"))
+    host.add_argument("--bot-level", default=None, help=_("level of the bots: random, simple or strong"))
+    host.add_argument("--delay", type=float, default=None, help=_("seconds between dealer and bot steps"))
+    host.add_argument("--save", default=None, metavar="FILE", help=_("where the table is saved after every action"))
+    host.add_argument("--seed", type=int, default=None, help=_("fixed shuffle (testing only: not a fair deck)"))
     host.add_argument("--allow-hints", action="store_true",
-                      help="let players' clients show hints (each from its own cards only)")
+                      help=_("let players' clients show hints (each from its own cards only)"))
     host.add_argument("--result-pause", type=float, default=None, metavar="SECONDS",
-                      help="after each hand, the result is shown this long before the next "
-                           "deal (default 4)")
+                      help=_("after each hand, the result is shown this long before the next "
+                             "deal (default 4)"))
     host.add_argument("--start-countdown", type=float, default=None, metavar="SECONDS",
-                      help="with --headless: once everyone seated is ready, the game starts "
-                           "this much later, unless someone joins (default 10; the table's "
-                           "leader can start at once)")
+                      help=_("with --headless: once everyone seated is ready, the game starts "
+                             "this much later, unless someone joins (default 10; the table's "
+                             "leader can start at once)"))
     host.add_argument("--lobby-timeout", type=float, default=None, metavar="MINUTES",
-                      help="close a lobby whose game has not started after this long "
-                           "(default 60; 0 = never)")
+                      help=_("close a lobby whose game has not started after this long "
+                             "(default 60; 0 = never)"))
 
-    join = sub.add_parser("join", help="join a table: @LOGIN on this machine, or HOST[:PORT]")
+    join = sub.add_parser("join", help=_("join a table: @LOGIN on this machine, or HOST[:PORT]"))
     join.add_argument("address", nargs="?", default=None, metavar="@LOGIN | HOST[:PORT]")
-    join.add_argument("--unix", default=None, metavar="PATH", help="join the table at this socket")
+    join.add_argument("--unix", default=None, metavar="PATH", help=_("join the table at this socket"))
     join.add_argument("--no-tls", action="store_true",
-                      help="join a table hosted with --no-tls (plain TCP)")
+                      help=_("join a table hosted with --no-tls (plain TCP)"))
     join.add_argument("--fingerprint", default=None, metavar="SHA256:…",
-                      help="the host's TLS certificate fingerprint (as its banner prints it): "
-                           "checked instead of trusting the first visit")
+                      help=_("the host's TLS certificate fingerprint (as its banner prints it): "
+                             "checked instead of trusting the first visit"))
     join.add_argument("--owner", default=None, metavar="LOGIN",
-                      help="with --unix: the account that must be serving that socket")
-    join.add_argument("--name", default=None, help="your name at a TCP table")
+                      help=_("with --unix: the account that must be serving that socket"))
+    join.add_argument("--name", default=None, help=_("your name at a TCP table"))
     _add_password_args(join)
-    join.add_argument("--spectate", action="store_true", help="watch, seeing public cards only")
+    join.add_argument("--spectate", action="store_true", help=_("watch, seeing public cards only"))
     from pokeroulette_tui.ui.stats_cli import add_stats_parser
 
     add_stats_parser(sub)  # stats: print, --json, --export, --export-text, --reset
@@ -257,41 +290,47 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_password_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--password", nargs="?", const=True, default=None,
-                   help="ask for the table's password (a value here is refused: other "
-                        "accounts can read command lines); or set POKEROULETTE_PASSWORD")
+                   help=_("ask for the table's password (a value here is refused: other "
+                          "accounts can read command lines); or set POKEROULETTE_PASSWORD"))
     p.add_argument("--password-file", default=None, metavar="FILE",
-                   help="read the password from the first line of FILE (mode 0600)")
+                   help=_("read the password from the first line of FILE (mode 0600)"))
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
     if getattr(args, "doc", False):
-        from pokeroulette_tui.paths import doc_path
-        path = doc_path("RULES.md")
+        from pokeroulette_tui.paths import translated_doc_path
+        path = translated_doc_path("RULES.md")  # RULES.fi.md / RULES.sv.md in fi / sv
         try:
-            print(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise CliError(f"the rules reference is missing ({path}: {exc.strerror})") from None
+            raise CliError(_("the rules reference is missing ({path}: {why})").format(
+                path=path, why=exc.strerror)) from None
+        print(text)  # (a closed pipe, `| head`, is main's BrokenPipeError, not a missing file)
         return 0
     r = rules_from_args(args)
     if args.json:
         print(json.dumps(r.to_dict(), indent=2))
         return 0
     if args.list:
-        print("Every option: NAME=VALUE as --rule takes it, then the same in words.")
-        for name, text in OPTION_HELP.items():
+        print(_("Every option: NAME=VALUE as --rule takes it, then the same in words."))
+        for name in OPTION_HELP:
             value = getattr(r, name)
-            typed = ("yes" if value else "no") if isinstance(value, bool) else value
+            typed = ("yes" if value else "no") if isinstance(value, bool) else value  # as typed
             print(f"{name + '=' + str(typed):34} {setting_words(name, value)}")
-            print(f"    {text}")
+            print(f"    {option_help(name)}")
             if name in OPTION_CHOICES:
-                print("    values: " + ", ".join(f"{c} ({value_words(name, c).lower()})"
-                                             for c in OPTION_CHOICES[name]))
+                print("    " + _("values: {values}").format(values=", ".join(
+                    f"{c} ({value_words(name, c).lower()})" for c in OPTION_CHOICES[name])))
         return 0
     found = find_preset(args.preset or "classic")
-    kind = "preset" if found.built_in else "saved preset"
-    print(f"Rules: {kind} {found.name}" + (f" ({found.note})" if found.note else ""))
+    note = found.note_words
+    if found.built_in:
+        title = (_("Rules: preset {name} ({note})") if note else _("Rules: preset {name}"))
+    else:
+        title = (_("Rules: saved preset {name} ({note})") if note else _("Rules: saved preset {name}"))
+    print(title.format(name=found.name, note=note))
     if r != found.rules:
-        print(f"Changed: {changes_words(found.rules, r)}")
+        print(_("Changed: {changes}").format(changes=changes_words(found.rules, r)))
     for line in r.describe():
         print("  " + line)
     return 0
@@ -301,7 +340,7 @@ def cmd_preset(args: argparse.Namespace) -> int:
     """``pokeroulette preset list|save|delete|export|import``."""
     from pathlib import Path
 
-    from pokeroulette_tui.engine.presets import Preset, PresetError
+    from pokeroulette_tui.engine.presets import BuiltInName, Preset, PresetError, PresetExists
     from pokeroulette_tui.paths import saved_presets
 
     folder = saved_presets()
@@ -309,22 +348,25 @@ def cmd_preset(args: argparse.Namespace) -> int:
     try:
         if action == "list":
             saved, problems = folder.scan()
-            print("Built in:")
-            for name, note in PRESET_NOTES.items():
-                print(f"  {name:16} {note}")
-            print(f"Saved ({folder.folder}):" if saved or problems else
-                  "Saved: none yet (save one on the setup screen, or with `pokeroulette preset save`)")
+            print(_("Built in:"))
+            for name in PRESET_NOTES:
+                print(f"  {name:16} {preset_note(name)}")
+            print(_("Saved ({folder}):").format(folder=folder.folder) if saved or problems else
+                  _("Saved: none yet (save one on the setup screen, or with `pokeroulette preset save`)"))
             for p in saved:
-                print(f"  {p.name:16} {p.note or 'changed from classic: ' + (changes_words(RuleSet(), p.rules) or 'nothing')}")
+                about = p.note or _("changed from classic: {changes}").format(
+                    changes=changes_words(RuleSet(), p.rules) or _("nothing"))
+                print(f"  {p.name:16} {about}")
             for line in problems:
-                print(f"  (cannot be used) {line}")
+                print("  " + _("(cannot be used) {problem}").format(problem=line))
         elif action == "save":
             rules = rules_from_args(args)
             path = folder.save(Preset(args.name, rules, args.note), replace=args.replace)
-            print(f"Saved the preset {path.stem!r}: play it with `pokeroulette --preset {_quoted(path.stem)}`")
+            print(_("Saved the preset {name}: play it with `pokeroulette --preset {typed}`").format(
+                name=repr(path.stem), typed=_quoted(path.stem)))
         elif action == "delete":
             path = folder.delete(args.name)
-            print(f"Deleted the saved preset {path.stem!r}")
+            print(_("Deleted the saved preset {name}").format(name=repr(path.stem)))
         elif action == "export":
             if args.file == "-":
                 from pokeroulette_tui.engine.presets import preset_text
@@ -332,17 +374,23 @@ def cmd_preset(args: argparse.Namespace) -> int:
                 print(preset_text(folder.get(args.name)), end="")
             else:
                 found = folder.export(args.name, Path(args.file), replace=args.replace)
-                print(f"Wrote the preset {found.name!r} to {args.file}")
+                print(_("Wrote the preset {name} to {file}").format(name=repr(found.name), file=args.file))
         else:  # import
             found = folder.import_file(Path(args.file), name=args.name, replace=args.replace)
-            print(f"Imported the preset {found.name!r}: play it with `pokeroulette --preset {_quoted(found.name)}`")
+            print(_("Imported the preset {name}: play it with `pokeroulette --preset {typed}`").format(
+                name=repr(found.name), typed=_quoted(found.name)))
     except PresetError as exc:
         message = str(exc)
-        if action in ("save", "import") and "already exists" in message:
-            message += " (add --replace to replace it" + (", or --name to import it under another name)"
-                                                          if action == "import" else ")")
-        elif action == "import" and "built-in preset" in message:
-            message += " (add --name NAME to import it under another name)"
+        exists = isinstance(exc, PresetExists)
+        built_in = isinstance(exc, BuiltInName)
+        if action == "save" and exists:
+            message = _("{problem} (add --replace to replace it)").format(problem=message)
+        elif action == "import" and exists:
+            message = _("{problem} (add --replace to replace it, or --name to import it under another "
+                        "name)").format(problem=message)
+        elif action == "import" and built_in:
+            message = _("{problem} (add --name NAME to import it under another name)").format(
+                problem=message)
         raise CliError(message) from None
     return 0
 
@@ -360,23 +408,25 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
     r = rules_from_args(args)
     if args.games < 1 or args.games > 1_000_000:
-        raise CliError("--games must be between 1 and 1000000")
+        raise CliError(_("--games must be between 1 and 1000000"))
     lo, hi = (r.min_players, r.max_players)
     if not lo <= args.players <= (hi if r.variant == "draw" else 52):
-        raise CliError(f"--players must be between {lo} and {hi if r.variant == 'draw' else 52} "
-                       f"for these rules")
+        raise CliError(_("--players must be between {lo} and {hi} for these rules").format(
+            lo=lo, hi=hi if r.variant == "draw" else 52))
     levels = [s.strip() for s in args.bots.split(",")]
     for lv in levels:
         if lv not in LEVELS:
-            raise CliError(f"unknown bot level {lv!r} (choose {', '.join(LEVELS)})")
+            raise CliError(_("unknown bot level {level} (choose {levels})").format(
+                level=repr(lv), levels=", ".join(LEVELS)))
     if len(levels) == 1:
         levels = levels * args.players
     if len(levels) != args.players:
-        raise CliError(f"--bots lists {len(levels)} levels for {args.players} players")
+        raise CliError(_("--bots lists {n} levels for {players} players").format(
+            n=len(levels), players=args.players))
     summary = simulate(r, games=args.games, players=args.players, seed=args.seed, levels=levels,
                        max_hands=args.max_hands, check=not args.no_check)
     for ex in summary["violation_examples"]:
-        print("violation:", ex)
+        print(_("violation:"), ex)
     print(json.dumps(summary))
     return 1 if summary["violations"] else 0
 
@@ -386,7 +436,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         from pokeroulette_tui.ui.config import speed_problem
         from pokeroulette_tui.ui.launch import run_play
     except ImportError as exc:  # pragma: no cover - the UI ships with the package
-        raise CliError(f"the terminal table is not available: {exc}") from None
+        raise CliError(_("the terminal table is not available: {problem}").format(problem=exc)) from None
     speed = getattr(args, "speed", None)
     if speed is not None and speed_problem(speed):
         raise CliError(f"--speed: {speed_problem(speed)}")
@@ -397,6 +447,12 @@ def cmd_casino(args: argparse.Namespace) -> int:
     from pokeroulette_tui.engine.casino.paytable import PayTableError, find
     from pokeroulette_tui.paths import data_home
 
+    if args.pay_tables:
+        from pokeroulette_tui.engine.casino.odds import tables_report
+        from pokeroulette_tui.engine.casino.paytable import NAMED
+
+        print(tables_report(NAMED))
+        return 0
     try:
         table = find(args.pay_table)
     except PayTableError as exc:
@@ -465,26 +521,64 @@ def _casino_simulate(table: object, rounds: int, seed: int) -> int:
 
 
 def cmd_host(args: argparse.Namespace) -> int:
+    if args.casino:
+        from pokeroulette_tui.net.casino_launch import run_casino_host
+
+        def play(*a: object) -> int:
+            from pokeroulette_tui.ui.casino_net import play_casino_hosted
+            return play_casino_hosted(*a)  # type: ignore[arg-type]
+        return run_casino_host(args, play=play)
+    if args.pay_table is not None:
+        raise CliError("--pay-table goes with --casino")
     try:
         from pokeroulette_tui.ui.netplay import run_host
     except ImportError as exc:
-        raise CliError(f"network play is not available in this build: {exc}") from None
+        raise CliError(_("network play is not available in this build: {problem}").format(
+            problem=exc)) from None
     return run_host(args, rules_from_args(args))
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    casino = _casino_at(args)
+    if casino is not None:
+        from pokeroulette_tui.ui.casino_net import run_casino_join
+
+        session, info = casino
+        return run_casino_join(session, info)
     try:
         from pokeroulette_tui.ui.netplay import run_join
     except ImportError as exc:
-        raise CliError(f"network play is not available in this build: {exc}") from None
+        raise CliError(_("network play is not available in this build: {problem}").format(
+            problem=exc)) from None
     return run_join(args)
+
+
+def _casino_at(args: argparse.Namespace):
+    """``join HOST[:PORT]`` at a casino table: its session and what to show while joining;
+    None for a card table (or nothing there: ``run_join`` says so)."""
+    from pokeroulette_tui.net.casino_client import plays_casino
+    from pokeroulette_tui.net.client import ConnectError, parse_address
+
+    address = (args.address or "").strip()
+    if not address or address.startswith("@") or getattr(args, "unix", None):
+        return None
+    try:
+        host, port = parse_address(address)
+    except ConnectError as exc:
+        raise CliError(str(exc)) from None
+    if not plays_casino(host, port, tls=not args.no_tls):
+        return None
+    from pokeroulette_tui.net.casino_launch import casino_session
+
+    session = casino_session(args, host, port)
+    return session, [f"Joining the casino table at {host}:{port} as {session.name}"]
 
 
 def cmd_tutorial(args: argparse.Namespace) -> int:
     try:
         from pokeroulette_tui.ui.tutorial_app import run_tutorial
     except ImportError as exc:  # pragma: no cover - the UI ships with the package
-        raise CliError(f"the tutorial is not available: {exc}") from None
+        raise CliError(_("the tutorial is not available: {problem}").format(problem=exc)) from None
     return run_tutorial(args.game, restart=args.restart)
 
 
@@ -524,7 +618,7 @@ def take_language(argv: list[str]) -> tuple[list[str], str | None]:
         elif arg == "--lang":
             lang = next(args, None)
             if lang is None:
-                raise CliError("--lang needs a language: en, fi or sv")
+                raise CliError(_("--lang needs a language: en, fi or sv"))
         elif arg.startswith("--lang="):
             lang = arg.split("=", 1)[1]
         else:

@@ -25,6 +25,26 @@ def doc_path(name: str) -> Path:
     return shipped if shipped.is_file() else package.parent / "docs" / name
 
 
+def translated_doc_path(name: str, lang: str | None = None) -> Path:
+    """A document in a language: ``RULES.fi.md`` for ``RULES.md`` in Finnish, when that
+    translation exists; otherwise the document itself (English). ``lang`` defaults to the
+    language spoken now (engine.i18n).
+
+    >>> translated_doc_path("RULES.md", "en").name, translated_doc_path("RULES.md", "de").name
+    ('RULES.md', 'RULES.md')
+    """
+    if lang is None:
+        from pokeroulette_tui.engine.i18n import language
+
+        lang = language()
+    if lang and lang != "en" and lang.isalpha():
+        stem, dot, suffix = name.rpartition(".")
+        translated = doc_path(f"{stem}.{lang}.{suffix}" if dot else f"{name}.{lang}")
+        if translated.is_file():
+            return translated
+    return doc_path(name)
+
+
 def config_home() -> Path:
     """The config folder, not made: ``$POKEROULETTE_HOME/config`` when that is set."""
     home = os.environ.get("POKEROULETTE_HOME")

@@ -418,3 +418,54 @@ def test_cli_resets_a_bankroll_and_the_jackpot(tmp_path, monkeypatch, capsys):
     assert main(["casino", "--reset-bankroll", "Ana", "--reset-jackpot"]) == 0
     again = CasinoStore.open(tmp_path / "data" / "casino.json")
     assert again.bankroll("Ana") == START_BANKROLL and again.jackpot(DEFAULT) == 1_000_000
+
+
+# -- named pay tables --------------------------------------------------------------------------
+
+def test_named_pay_tables_are_found_by_name_and_the_variants_say_what_they_are():
+    from pokeroulette_tui.engine.casino.odds import edge_range
+    from pokeroulette_tui.engine.casino.paytable import NAMED, PayTableError, find
+
+    assert set(NAMED) == {"default", "generous", "tight"}
+    for name, table in NAMED.items():
+        assert find(name) is table and table.name == name
+        table.check()
+    for name in ("generous", "tight"):
+        assert "house variant, not from a source" in NAMED[name].note
+    assert "docs/RULES.md §6" in NAMED["default"].note
+    # what makes them what they are: every bet of generous pays at least the default's, of
+    # tight at most; and the house keeps an edge on every bet of all three
+    d, g, t = NAMED["default"], NAMED["generous"], NAMED["tight"]
+    for table, better in ((g, True), (t, False)):
+        pairs = [(table.roulette[k], d.roulette[k]) for k in d.roulette]
+        pairs += [(table.poker[h], d.poker[h]) for h in d.poker]
+        pairs += [(table.wild, d.wild)]
+        assert all((a >= b) if better else (a <= b) for a, b in pairs)
+        assert any(a != b for a, b in pairs)
+    for table in NAMED.values():
+        low, high = edge_range(table)
+        assert 0 < low <= high < 1
+    assert edge_range(g)[0] < edge_range(d)[0] or edge_range(g)[1] < edge_range(d)[1]
+    assert edge_range(t)[1] > edge_range(d)[1]
+    with pytest.raises(PayTableError, match="use one of default, generous, tight or a .toml"):
+        find("loose")
+
+
+def test_cli_lists_the_pay_tables_and_prints_any_tables_odds(tmp_path, monkeypatch, capsys):
+    from pokeroulette_tui.cli import main
+    from pokeroulette_tui.engine.casino.odds import report
+    from pokeroulette_tui.engine.casino.paytable import NAMED
+
+    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
+    assert main(["casino", "--pay-tables"]) == 0
+    out = capsys.readouterr().out
+    for name in NAMED:
+        assert f"\n{name}\n" in out and f"--odds --pay-table {name}" in out
+    assert "house edge 1.12% to 11.11% (exact)" in out  # generous
+    assert "house edge 3.70% to 30.05% (exact)" in out  # tight
+    assert out.count("a house variant, not from a source") == 2
+    assert max(map(len, out.splitlines())) <= 88
+    assert main(["casino", "--odds", "--pay-table", "tight"]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() == report(NAMED["tight"]).strip()
+    assert "Pay table: tight (a house variant" in out and "49:1" in out and "1000:1" in out

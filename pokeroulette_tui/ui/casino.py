@@ -1,7 +1,11 @@
 """The casino game's screen (docs/RULES.md §6): a betting board, the deal, the odds, the
 history and hot-seat players, with bankrolls and the jackpot kept in a CasinoStore.
 
-:func:`run_casino` runs it as an app of its own (``pokeroulette casino``). Play money only.
+The screen talks only to a :class:`~pokeroulette_tui.net.casino_session.CasinoSession`: a
+:class:`~pokeroulette_tui.net.casino_session.LocalCasino` at this terminal (hot-seat), or a
+:class:`~pokeroulette_tui.net.casino_client.RemoteCasino` at a table hosted on the network
+(:mod:`pokeroulette_tui.ui.casino_net`). :func:`run_casino` runs it as an app of its own
+(``pokeroulette casino``). Play money only.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ from pokeroulette_tui.engine.casino.board import (
 from pokeroulette_tui.engine.casino.game import Casino, CasinoError, Stage
 from pokeroulette_tui.engine.casino.odds import standard_counts
 from pokeroulette_tui.engine.casino.paytable import CLASS_WORDS, PayTable
-from pokeroulette_tui.engine.casino.store import START_BANKROLL, CasinoStore
+from pokeroulette_tui.engine.casino.store import START_BANKROLL
+from pokeroulette_tui.net.casino_session import CasinoSession, CasinoUpdate, LocalCasino
 from pokeroulette_tui.ui.casino_words import (
     pays_words,
     spot_hint,
@@ -69,6 +74,7 @@ class CasinoScreen(Screen[None]):
         Binding("space,enter", "bet_here", "Bet", key_display="Space", priority=True),
         Binding("space,enter", "next_round", "Next round", key_display="Enter", priority=True),
         Binding("d", "deal", "Deal"),
+        Binding("d", "ready", "Ready"),
         Binding("d", "next_round", "Next round", show=False),
         Binding("s", "bet('split_right')", "Split →", show=False),
         Binding("v", "bet('split_down')", "Split ↓", show=False),
@@ -106,25 +112,29 @@ class CasinoScreen(Screen[None]):
     CasinoScreen.-wide #casino-deal { width: 44; }
     """
 
-    def __init__(self, names: Sequence[str], table: PayTable, store_path: Path, *,
-                 deal_pause: float = DEAL_PAUSE, seed: int | None = None,
-                 four_color: bool = False, name: str | None = None, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(self, names: Sequence[str] = (), table: PayTable | None = None,
+                 store_path: Path | None = None, *, deal_pause: float = DEAL_PAUSE,
+                 seed: int | None = None, four_color: bool = False,
+                 session: CasinoSession | None = None, name: str | None = None,
+                 id: str | None = None, classes: str | None = None) -> None:
+        """A hot-seat table for ``names`` (kept in the store at ``store_path``), or the
+        table of ``session`` (a network table, already connected)."""
         super().__init__(name=name, id=id, classes=classes)
+        if session is None and (table is None or store_path is None):
+            raise ValueError("a casino screen needs a session, or a table and a store")
         self.names = list(names)
-        self.table = table
-        self.store_path = Path(store_path)
+        self.table: PayTable = session.table if session is not None else table  # type: ignore
+        self.store_path = Path(store_path) if store_path is not None else None
         self.deal_pause = max(0.0, float(deal_pause))
         self.seed = seed
         self.four_color = four_color
-        self.store: CasinoStore | None = None
-        self.casino: Casino | None = None
+        self.session: CasinoSession | None = session
         self.seat = 0
         self.cursor = (0, 12)
         self.chip_index = 1
         self.message: Text | None = None  # said on the hint line until the cursor moves
-        self.summary = Text("")  # under the cards: the round's outcome
         self.warning = ""  # the store's word on a damaged file, over the bets until a deal
+        self.gone = ""  # a network table that closed: why
         self._leaving = False  # (not ``_closing``: Textual's message pump has one)
 
     # -- layout -----------------------------------------------------------------------------
@@ -140,24 +150,49 @@ class CasinoScreen(Screen[None]):
         yield TidyFooter()
 
     def on_mount(self) -> None:
-        self.store = CasinoStore.open(self.store_path)
-        store = self.store
-        c = G.new_casino(self.table, self.names, [store.bankroll(n) for n in self.names],
-                         seed=self.seed)
-        c.jackpot_hundredths = store.jackpot(self.table)
-        if store.history:
-            c.round_no = store.history[-1].number + 1
-        self.casino = c
-        if store.warning:
-            self.warning = store.warning
+        if self.session is None:
+            assert self.store_path is not None
+            self.session = LocalCasino(self.names, self.table, self.store_path,
+                                       deal_pause=self.deal_pause, seed=self.seed)
+        session = self.session
+        self.seat = session.seats[0] if session.seats else 0
+        if session.warning:
+            self.warning = session.warning
             self._say("The casino file was damaged: see on the right.", error=True)
+        elif session.networked:
+            self._say("Place your bets: arrows move, Space bets, d when you are ready, ? keys.")
         else:
             self._say("Place your bets: arrows move, Space bets, d deals, ? lists the keys.")
         self.refresh_view()
         self.call_after_refresh(self._offer_reset_if_broke)
+        self.run_worker(self._pump(), exclusive=True, group="pump")
+        if session.networked:  # the countdowns
+            self.set_interval(1.0, self.refresh_view)
         # the poker bets' odds count every five-card set once (about a second): before the
         # cursor first reaches them
         self.run_worker(standard_counts, thread=True, group="warm")
+
+    async def _pump(self) -> None:
+        """What the session says (a card dealt, a round settled, news from the table)."""
+        session = self.session
+        assert session is not None
+        async for update in session.updates():
+            self._update(update)
+
+    def _update(self, update: CasinoUpdate) -> None:
+        if update.closed:
+            self.gone = update.note or "the table closed"
+            self._say(f"{self.gone[:1].upper()}{self.gone[1:]}. Press q to leave.", error=True)
+            return
+        if update.settled:
+            self.warning = ""
+            self.message = None  # the hint line says what next
+        if update.note:
+            self._say(update.note, error=update.error)
+        else:
+            self.refresh_view()
+        if not update.settled and self.casino.stage is Stage.BETTING:
+            self._offer_reset_if_broke()
 
     def on_resize(self) -> None:
         tall = self.size.width >= 130 and self.size.height >= 36
@@ -167,8 +202,16 @@ class CasinoScreen(Screen[None]):
         self.refresh_view()
 
     @property
+    def casino(self) -> Casino:
+        assert self.session is not None
+        return self.session.casino
+
+    @property
+    def networked(self) -> bool:
+        return self.session is not None and self.session.networked
+
+    @property
     def player(self) -> G.Player:
-        assert self.casino is not None
         return self.casino.players[self.seat]
 
     @property
@@ -178,11 +221,13 @@ class CasinoScreen(Screen[None]):
     # -- drawing ----------------------------------------------------------------------------
 
     def refresh_view(self) -> None:
-        c = self.casino
-        if c is None or not self.is_mounted or self._leaving or not self.children:
+        if self.session is None or not self.is_mounted or self._leaving or not self.children:
             return  # not composed yet, or on the way out
+        c = self.casino
+        if not 0 <= self.seat < len(c.players):
+            return  # (a network table before its first state)
         p = self.player
-        who = f" ({self.seat + 1}/{len(c.players)})" if len(c.players) > 1 else ""
+        who = f" ({self.seat + 1}/{len(c.players)})" if len(self.session.seats) > 1 else ""
         self.query_one("#casino-status", Static).update(status_text(
             p.name, who, p.bankroll, p.staked, c.jackpot, c.round_no, self.size.width - 2))
         self.query_one(CasinoBoard).model = self._board_model()
@@ -193,8 +238,7 @@ class CasinoScreen(Screen[None]):
 
     def _board_model(self) -> BoardModel:
         c, p = self.casino, self.player
-        assert c is not None
-        if c.stage is Stage.SETTLED:
+        if c.stage is Stage.SETTLED and len(c.dealt) == 5:
             return BoardModel(
                 self.table, chips={r.bet.spot: r.bet.amount for r in p.results},
                 cursor=self.cursor, won={r.bet.spot: r.paid for r in p.results if r.won},
@@ -204,29 +248,69 @@ class CasinoScreen(Screen[None]):
                           cursor=self.cursor, four_color=self.four_color,
                           show_cursor=c.stage is Stage.BETTING)
 
+    def _countdown(self, at: float | None) -> int | None:
+        if at is None:
+            return None
+        return max(0, round(at - asyncio.get_running_loop().time()))
+
     def _hint(self) -> Text:
         c = self.casino
-        assert c is not None
         text = Text()
         text.append(f" chip {self.chip} ", style="bold #1a1a1a on #ffd75f")
         text.append(" ")
         if self.message is not None:
             text.append_text(self.message)
         elif c.stage is Stage.BETTING:
-            spot = spot_at_cursor(self.cursor, self.table)
-            text.append(spot_hint(spot, self.table, c.jackpot))
-            mine = next((b.amount for b in self.player.bets if b.spot == spot), 0)
-            if mine:
-                text.append(f" · yours: {mine}", style="bold")
+            if self.networked and self.session.seat_info(self.seat).ready:  # type: ignore
+                text.append("You are ready", style="bold")
+                waiting = self._waiting_for()
+                text.append(f": waiting for {waiting}" if waiting else "")
+                left = self._countdown(self.session.closes_at)  # type: ignore[union-attr]
+                text.append(f" (bets close in {left} s)" if left is not None else "")
+                text.append(" · a bet makes you not ready")
+            else:
+                left = self._countdown(self.session.closes_at)  # type: ignore[union-attr]
+                if left is not None:  # someone is ready and the table's timer runs
+                    text.append(f"Bets close in {left} s (d: ready) · ", style="bold #ffd75f")
+                spot = spot_at_cursor(self.cursor, self.table)
+                text.append(spot_hint(spot, self.table, c.jackpot))
+                mine = next((b.amount for b in self.player.bets if b.spot == spot), 0)
+                if mine:
+                    text.append(f" · yours: {mine}", style="bold")
         elif c.stage is Stage.DEALING:
             text.append(f"No more bets: card {len(c.dealt)} of 5", style="bold")
+        elif self.networked:
+            left = self._countdown(self.session.next_at)  # type: ignore[union-attr]
+            ready = self.session.seat_info(self.seat).ready  # type: ignore[union-attr]
+            text.append("Ready for the next round" if ready else "Enter: ready for the next round")
+            text.append(f" (it opens in {left} s)" if left is not None else "")
+            text.append(" · h: history")
         else:
             text.append("Enter: next round · Tab: another player's results · h: history")
         return text
 
+    def _waiting_for(self) -> str:
+        session = self.session
+        assert session is not None
+        names = [p.name for i, p in enumerate(self.casino.players)
+                 if session.seat_info(i).connected and not session.seat_info(i).ready]
+        return ", ".join(names)
+
+    def _summary(self) -> Text:
+        """Under the cards, once a round is settled: each player's net, and a jackpot won."""
+        c = self.casino
+        if c.stage is not Stage.SETTLED:
+            return Text("")
+        nets = ", ".join(f"{p.name} {p.net:+,}" for p in c.players if p.results)
+        text = Text(f"Net this round: {nets}." if nets else "Nobody bet this round.")
+        last = c.history[-1] if c.history else None
+        if last is not None and last.number == c.round_no and last.jackpot_won:
+            text = Text(f"THE JACKPOT of {last.jackpot_won:,} is won! ",
+                        style="bold reverse") + text
+        return text
+
     def _deal_panel(self) -> Text:
         c = self.casino
-        assert c is not None
         cards = list(c.dealt) + [None] * (5 - len(c.dealt))
         settled = c.stage is Stage.SETTLED
         text = boxed_row(cards, four_color=self.four_color, highlight=(4,) if settled else (),
@@ -239,26 +323,29 @@ class CasinoScreen(Screen[None]):
         else:
             text.append(f"Round {c.round_no}: bets open", style="bold")
         text.append("\n")
-        text.append_text(self.summary)
+        text.append_text(self._summary())
         return text
 
     def _results(self) -> Text:
         c = self.casino
-        assert c is not None
+        session = self.session
+        assert session is not None
         out = Text()
         if self.warning:
             out.append(f"{self.warning}\n\n", style="bold #ff6b6b")
         order = [self.seat] + [i for i in range(len(c.players)) if i != self.seat]
         for n, i in enumerate(order):
             p = c.players[i]
+            info = session.seat_info(i)
+            away = "" if info.connected else " (away)"
             if n:
                 out.append("\n")
             if c.stage is Stage.SETTLED:
                 if not p.results:
-                    out.append(f"{p.name}: no bets this round", style="bold")
+                    out.append(f"{p.name}{away}: no bets this round", style="bold")
                     out.append(f" (bankroll {p.bankroll:,})\n")
                     continue
-                out.append(f"{p.name}: net {p.net:+,}", style="bold")
+                out.append(f"{p.name}{away}: net {p.net:+,}", style="bold")
                 out.append(f" (bankroll {p.bankroll:,})\n")
                 for r in sorted(p.results, key=lambda r: not r.won):
                     mark, style = ("✓", "bold green") if r.won else ("✗", "")
@@ -266,14 +353,21 @@ class CasinoScreen(Screen[None]):
                     out.append(f" → {r.paid}" if r.won else "", style=style)
                     out.append(f": {r.why}\n", style="" if r.won else "dim")
             elif i == self.seat:
+                ready = " · ready" if self.networked and info.ready else ""
                 out.append(f"{p.name}'s bets", style="bold")
-                out.append(f" ({p.staked:,} staked)\n" if p.bets else "\n")
+                out.append(f" ({p.staked:,} staked{ready})\n" if p.bets else f"{ready}\n")
                 if not p.bets:
                     out.append(" None yet. Move the cursor and press Space, or click a card;\n"
                                " a for last round's bets again.\n", style="italic")
                 for b in p.bets:
                     out.append(f" {b.amount:>4} on {spot_words(b.spot)}")
                     out.append(f" ({pays_words(self.table, b)})\n", style="dim")
+            elif self.networked:  # another player at the table: their bets, all public
+                ready = " · ready" if info.ready else ""
+                out.append(f"{p.name}{away}", style="bold")
+                out.append(f": bankroll {p.bankroll:,}, {p.staked:,} staked{ready}\n")
+                for b in p.bets:
+                    out.append(f" {b.amount:>4} on {spot_words(b.spot)}\n", style="dim")
             else:
                 bets = f"{len(p.bets)} bet{'s' if len(p.bets) != 1 else ''}, " \
                     f"{p.staked:,} staked" if p.bets else "no bets yet"
@@ -289,19 +383,24 @@ class CasinoScreen(Screen[None]):
     # -- keys -------------------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        c = self.casino
         if self._leaving:
             return False  # keys typed after q: the app is on its way out
-        if c is None:
-            return True
+        if self.session is None or not self.casino.players:
+            return action in ("quit", "keys", "odds")
+        if self.gone and action not in ("quit", "keys", "odds", "history"):
+            return False
+        c = self.casino
         betting = c.stage is Stage.BETTING
-        if action in ("bet_here", "bet", "undo", "clear", "rebet", "deal", "chip", "move",
-                      "reset"):
-            return betting if action in ("bet_here", "deal") else (betting or None)
+        if action == "deal":
+            return betting and not self.networked
+        if action == "ready":
+            return betting and self.networked
+        if action in ("bet_here", "bet", "undo", "clear", "rebet", "chip", "move", "reset"):
+            return betting if action == "bet_here" else (betting or None)
         if action == "next_round":
             return c.stage is Stage.SETTLED
         if action == "next_player":
-            return len(c.players) > 1 and (c.stage is not Stage.DEALING or None)
+            return len(self.session.seats) > 1 and (c.stage is not Stage.DEALING or None)
         return True
 
     def action_move(self, rows: int, columns: int) -> None:
@@ -309,14 +408,14 @@ class CasinoScreen(Screen[None]):
         self.message = None
         self.refresh_view()
 
-    def action_bet_here(self) -> None:
-        self._place(spot_at_cursor(self.cursor, self.table))
+    async def action_bet_here(self) -> None:
+        await self._place(spot_at_cursor(self.cursor, self.table))
 
-    def action_bet(self, what: str) -> None:
+    async def action_bet(self, what: str) -> None:
         free = {"joker": (Kind.JOKER, ""), "wild": (Kind.WILD, ""),
                 "progressive": (Kind.PROGRESSIVE, "")}
         if what in free:
-            self._place(free[what])
+            await self._place(free[what])
             return
         if not on_grid(self.cursor):
             self._say("Move the cursor onto the cards first (↑).", error=True)
@@ -329,55 +428,59 @@ class CasinoScreen(Screen[None]):
             "ranks2": (Kind.RANKS2, rank), "ranks4": (Kind.RANKS4, rank),
             "ranks6": (Kind.RANKS6, rank), "suit": (Kind.SUIT, card[1].upper()),
         }[what]
-        self._place(spot)
+        await self._place(spot)
 
-    def _place(self, spot: Spot) -> None:
-        c = self.casino
-        assert c is not None
+    async def _place(self, spot: Spot) -> None:
+        assert self.session is not None
         kind, target = spot
+        chip = self.chip
         try:
-            bet = G.place(c, self.seat, kind, target, self.chip)
+            bet = await self.session.place(self.seat, kind, target, chip)
         except CasinoError as exc:
             self._say(str(exc).capitalize(), error=True)
             return
-        added = self.table.progressive_stake if bet.kind is Kind.PROGRESSIVE else self.chip
+        added = self.table.progressive_stake if bet.kind is Kind.PROGRESSIVE else chip
         self._say(f"{added} on {spot_words(bet.spot)} ({bet.amount} there now, "
                   f"{pays_words(self.table, bet)}).")
 
-    def on_casino_board_spot_clicked(self, message: CasinoBoard.SpotClicked) -> None:
-        c = self.casino
-        if c is None or c.stage is not Stage.BETTING:
+    async def on_casino_board_spot_clicked(self, message: CasinoBoard.SpotClicked) -> None:
+        if self.session is None or self.gone or self.casino.stage is not Stage.BETTING:
             return
         where = cursor_of(message.spot, self.table)
         if where is not None:
             self.cursor = where
-        self._place(message.spot)
+        await self._place(message.spot)
 
     def action_chip(self, step: int) -> None:
         self.chip_index = max(0, min(len(CHIPS) - 1, self.chip_index + step))
         self._say(f"Chip size {self.chip}.")
 
-    def action_undo(self) -> None:
-        self._try(lambda c: G.undo(c, self.seat), "Took back the last chip.")
+    async def action_undo(self) -> None:
+        await self._try(lambda s: s.undo(self.seat), "Took back the last chip.")
 
-    def action_clear(self) -> None:
-        self._try(lambda c: G.clear(c, self.seat), "Took back all your bets.")
+    async def action_clear(self) -> None:
+        await self._try(lambda s: s.clear(self.seat), "Took back all your bets.")
 
-    def action_rebet(self) -> None:
-        self._try(lambda c: G.rebet(c, self.seat), "Last round's bets are on the board again.")
+    async def action_rebet(self) -> None:
+        await self._try(lambda s: s.rebet(self.seat), "Last round's bets are on the board again.")
 
-    def _try(self, step, done: str) -> None:
+    async def _try(self, step, done: str) -> None:
         try:
-            step(self.casino)
+            words = await step(self.session)
         except CasinoError as exc:
             self._say(str(exc).capitalize(), error=True)
             return
-        self._say(done)
+        if words is None or words:
+            self._say(words or done)
+        else:
+            self.message = None
+            self.refresh_view()
 
     def action_next_player(self) -> None:
         c = self.casino
-        assert c is not None
-        self.seat = (self.seat + 1) % len(c.players)
+        assert self.session is not None
+        seats = self.session.seats
+        self.seat = seats[(seats.index(self.seat) + 1) % len(seats)]
         self._say(f"{self.player.name}'s turn" + (" to bet." if c.stage is Stage.BETTING
                                                    else ": your results."))
         if c.stage is Stage.BETTING:
@@ -385,64 +488,32 @@ class CasinoScreen(Screen[None]):
 
     # -- the deal ---------------------------------------------------------------------------
 
-    def action_deal(self) -> None:
-        c = self.casino
-        assert c is not None
+    async def action_deal(self) -> None:
+        """No more bets: this terminal deals (a network table: this player is ready)."""
+        await self._try(lambda s: s.deal(self.seat), "")
+
+    async def action_ready(self) -> None:
+        await self.action_deal()
+
+    async def action_next_round(self) -> None:
+        assert self.session is not None
         try:
-            G.close(c)
+            words = await self.session.next_round(self.seat)
         except CasinoError as exc:
             self._say(str(exc).capitalize(), error=True)
             return
-        self.message = None  # the hint line counts the cards
-        self.refresh_view()
-        if self.deal_pause <= 0:
-            G.deal_all(c)
-            self._settled()
-        else:
-            self.run_worker(self._deal_slowly(), exclusive=True, group="deal")
-
-    async def _deal_slowly(self) -> None:
-        c = self.casino
-        assert c is not None
-        while c.stage is Stage.DEALING:
-            await asyncio.sleep(self.deal_pause)
-            if c.stage is not Stage.DEALING:
-                return
-            G.deal(c)
-            self.refresh_view()
-        self._settled()
-
-    def _settled(self) -> None:
-        c = self.casino
-        assert c is not None and self.store is not None
-        nets = ", ".join(f"{p.name} {p.net:+,}" for p in c.players if p.results)
-        self.summary = Text(f"Net this round: {nets}.")
-        self.warning = ""
-        won = c.history[-1].jackpot_won if c.history else 0
-        if won:
-            self.summary = Text(f"THE JACKPOT of {won:,} is won! ", style="bold reverse") \
-                + self.summary
-        try:
-            self.store.record(c)
-        except OSError as exc:
-            self.summary.append(f"\nCould not save the bankrolls: {exc}", style="bold #ff6b6b")
-        self.message = None
-        self.refresh_view()
-
-    def action_next_round(self) -> None:
-        c = self.casino
-        assert c is not None
-        G.next_round(c)
-        self.seat = 0
-        self.summary = Text("")
-        self._say(f"Round {c.round_no}: place your bets.")
+        if not self.networked:
+            self.seat = self.session.seats[0]
+        self._say(words)
         self._offer_reset_if_broke()
 
     # -- bankrolls --------------------------------------------------------------------------
 
     def _offer_reset_if_broke(self) -> None:
+        if self.session is None or self.gone or not self.casino.players:
+            return
         c = self.casino
-        if c is None or c.stage is not Stage.BETTING:
+        if c.stage is not Stage.BETTING or self.app.screen is not self:
             return
         p = self.player
         if p.bets or p.bankroll >= self.table.min_bet:
@@ -457,60 +528,59 @@ class CasinoScreen(Screen[None]):
     def _ask_reset(self, question: str) -> None:
         seat = self.seat
 
-        def answered(yes: bool | None) -> None:
+        async def answered(yes: bool | None) -> None:
             if yes:
-                self._reset(seat)
+                await self._reset(seat)
 
         self.app.push_screen(ConfirmScreen(question), answered)
 
-    def _reset(self, seat: int) -> None:
-        c = self.casino
-        assert c is not None and self.store is not None
-        p = c.players[seat]
-        if c.stage is Stage.BETTING:
-            G.clear(c, seat)
-        p.bankroll = START_BANKROLL
+    async def _reset(self, seat: int) -> None:
+        assert self.session is not None
         try:
-            self.store.reset_bankroll(p.name)
-        except OSError as exc:
-            self._say(f"Could not save the bankroll: {exc}", error=True)
+            await self.session.reset_bankroll(seat)
+        except CasinoError as exc:
+            self._say(str(exc).capitalize(), error=True)
             return
-        self._say(f"{p.name} starts again with {START_BANKROLL:,} play chips.")
+        self._say(f"{self.casino.players[seat].name} starts again with {START_BANKROLL:,} "
+                  "play chips.")
 
     # -- dialogs and leaving ----------------------------------------------------------------
 
     def action_odds(self) -> None:
-        assert self.casino is not None
-        self.app.push_screen(OddsScreen(self.table, self.casino.jackpot))
+        jackpot = self.casino.jackpot if self.session is not None else self.table.jackpot_seed
+        self.app.push_screen(OddsScreen(self.table, jackpot))
 
     def action_history(self) -> None:
-        assert self.casino is not None and self.store is not None
-        rounds = list(self.store.history)
-        rounds += [r for r in self.casino.history if r not in rounds]
-        self.app.push_screen(CasinoHistoryScreen(rounds))
+        assert self.session is not None
+        self.app.push_screen(CasinoHistoryScreen(self.session.history()))
 
     def action_keys(self) -> None:
         self.app.push_screen(CasinoKeysScreen())
 
     def save_and_close(self) -> str:
-        """Finish a deal under way, keep the bankrolls (chips still on the board are given
-        back) and say where; the words are for the terminal after the app closes."""
-        c, store = self.casino, self.store
+        """A table at this terminal: finish a deal under way, keep the bankrolls (chips still
+        on the board are given back) and say where; the words are for the terminal after the
+        app closes."""
         self._leaving = True
-        if c is None or store is None:
-            return ""
-        self.workers.cancel_group(self, "deal")
-        if c.stage is Stage.DEALING:
-            G.deal_all(c)
-        try:
-            store.record(c)
-        except OSError as exc:
-            return f"The casino could NOT save the bankrolls: {exc}"
-        return f"Bankrolls and the jackpot are saved in {store.path}. Play money only."
+        self.workers.cancel_group(self, "pump")
+        if isinstance(self.session, LocalCasino):
+            return self.session.save_and_close()
+        return ""
 
-    def action_quit(self) -> None:
-        words = self.save_and_close()
-        if isinstance(self.app, CasinoApp) or len(self.app.screen_stack) < 2:
+    async def leave(self) -> str:
+        """Leave the table, whichever it is; returns the words for the terminal."""
+        if self.session is None or isinstance(self.session, LocalCasino):
+            return self.save_and_close()
+        self._leaving = True
+        self.workers.cancel_group(self, "pump")
+        return await self.session.close()
+
+    async def action_quit(self) -> None:
+        if getattr(self.app, "casino_screen", None) is self:  # an app of its own: it leaves
+            await self.app.action_quit()
+            return
+        words = await self.leave()
+        if len(self.app.screen_stack) < 2:
             self.app.exit(message=words)
             return
         self.app.pop_screen()  # opened from the start screen: back to it
@@ -544,7 +614,7 @@ class CasinoApp(App[None]):
 
     async def action_quit(self) -> None:
         screen = self.casino_screen
-        self.exit(message=screen.save_and_close() if screen is not None else None)
+        self.exit(message=await screen.leave() if screen is not None else None)
 
 
 def run_casino(names: list[str], table: PayTable, store_path: Path,

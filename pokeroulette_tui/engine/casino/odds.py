@@ -275,3 +275,28 @@ def report(table: PayTable, jackpot: int | None = None) -> str:
     for note in notes:
         lines += ["", *textwrap.wrap(note, 86)]
     return "\n".join(lines)
+
+
+def edge_range(table: PayTable) -> tuple[Fraction, Fraction]:
+    """The smallest and the largest house edge of the table's bets (the progressive side bet,
+    whose edge moves with the jackpot, left aside)."""
+    edges = [o.edge for b, o in odds_table(table) if b.kind is not Kind.PROGRESSIVE]
+    return min(edges), max(edges)
+
+
+def tables_report(tables: dict[str, PayTable]) -> str:
+    """The named pay tables, a paragraph each: what it is, its limits and the range of its
+    exact house edges (``pokeroulette casino --pay-tables``)."""
+    lines = ["Pay tables (pokeroulette casino --pay-table NAME, or a .toml file of your own):"]
+    for name, table in tables.items():
+        low, high = edge_range(table)
+        lines += ["", f"{name}"]
+        if table.note:
+            lines += textwrap.wrap(table.note, 84, initial_indent="  ", subsequent_indent="  ",
+                                   break_on_hyphens=False)
+        lines.append(f"  bets {table.min_bet} to {table.max_bet} a spot; house edge "
+                     f"{percent(low)} to {percent(high)} (exact);")
+        lines.append(f"  the side bet's {percent(progressive_odds(table, table.jackpot_seed).edge)}"
+                     f" at a jackpot of {table.jackpot_seed:,}")
+        lines.append(f"  every bet's odds: pokeroulette casino --odds --pay-table {name}")
+    return "\n".join(lines)

@@ -214,8 +214,41 @@ DEFAULT = PayTable(
                  "five_of_a_kind": 1000},
 )
 
-NAMED: dict[str, PayTable] = {"default": DEFAULT}
-"""The pay tables known by name (``--pay-table NAME``)."""
+GENEROUS = PayTable(
+    name="generous",
+    note="a house variant, not from a source: the default with richer poker, joker and "
+         "side-bet payouts",
+    roulette=DEFAULT.roulette,
+    poker={"pair_6": 1, "two_pair": 6, "three_of_a_kind": 9, "straight": 46, "flush": 100,
+           "full_house": 160, "four_of_a_kind": 300},
+    wild=1400,
+    progressive={"three_of_a_kind": 4, "straight": 6, "flush": 10, "full_house": 12,
+                 "four_of_a_kind": 25, "straight_flush": 75, "royal_flush": 500,
+                 "five_of_a_kind": 2000},
+    jackpot_share=25,
+    max_bet=1000,
+)
+
+TIGHT = PayTable(
+    name="tight",
+    note="a house variant, not from a source: the default with leaner payouts and a lower "
+         "limit",
+    roulette={**DEFAULT.roulette, Kind.CARD: 49, Kind.SPLIT: 24, Kind.CORNER: 11,
+              Kind.RANK: 11, Kind.JOKER: 24},
+    poker={"pair_6": 1, "two_pair": 5, "three_of_a_kind": 8, "straight": 40, "flush": 80,
+           "full_house": 125, "four_of_a_kind": 250},
+    wild=1000,
+    progressive={"three_of_a_kind": 2, "straight": 4, "flush": 6, "full_house": 8,
+                 "four_of_a_kind": 15, "straight_flush": 40, "royal_flush": 200,
+                 "five_of_a_kind": 800},
+    jackpot_share=15,
+    max_bet=250,
+)
+
+NAMED: dict[str, PayTable] = {"default": DEFAULT, "generous": GENEROUS, "tight": TIGHT}
+"""The pay tables known by name (``--pay-table NAME``). Only ``default`` comes from a source
+(the published figures of docs/RULES.md §6); ``generous`` and ``tight`` are house variants,
+labelled so in their notes."""
 
 
 def load_file(path: Path) -> PayTable:

@@ -19,7 +19,7 @@ from pokeroulette_tui.engine.casino.odds import (
     one_in,
     percent,
 )
-from pokeroulette_tui.engine.casino.paytable import CLASS_WORDS, LEVELS, PayTable
+from pokeroulette_tui.engine.casino.paytable import CLASS_WORDS, LEVELS, NAMED, PayTable
 from pokeroulette_tui.ui.renderables import cards_text
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
@@ -126,6 +126,12 @@ def odds_notes(table: PayTable, jackpot: int) -> Text:
     text.append("Every payout is X to 1 (a win returns the stake and X times it). Exact "
                 "figures from every five-card set of the 54 cards; nothing simulated.",
                 style="italic")
+    text.append(f"\nThe {table.name} pay table" + (f": {table.note}" if table.note else "")
+                + f". Bets {table.min_bet} to {table.max_bet:,} a spot.")
+    others = [n for n in NAMED if n != table.name]
+    if others:
+        text.append(" The other pay tables (" + ", ".join(others) + ") and their house edges: "
+                    "pokeroulette casino --pay-tables.")
     return text
 
 

@@ -1,0 +1,379 @@
+"""A seat at a casino table hosted elsewhere: :class:`RemoteCasino`, the casino session over
+the network, and :func:`plays_casino`, the probe ``pokeroulette join`` asks first.
+
+The connection is the card table's: TCP, TLS with the host's certificate checked against the
+pin or ``--fingerprint`` before anything is sent (:mod:`pokeroulette_tui.net.tls`), the same
+check of who serves a port on this machine, and the seat's token kept for coming back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import ssl
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from pokeroulette_tui.engine.casino.board import Bet, BetError
+from pokeroulette_tui.engine.casino.game import Casino, CasinoError, Stage
+from pokeroulette_tui.engine.casino.paytable import PayTable
+from pokeroulette_tui.net import casino_wire as W
+from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net.casino_session import CasinoSession, CasinoUpdate, SeatInfo
+from pokeroulette_tui.net.client import ConnectError
+from pokeroulette_tui.net.unix import account_of, loopback_peer_uid
+
+log = logging.getLogger("pokeroulette.net.client")
+
+
+def plays_casino(host: str, port: int, *, tls: bool, timeout: float = 5.0) -> bool:
+    """True when the table at ``host:port`` is a casino table. Nothing is sent but a
+    ``which`` line (no name, password or token), so the certificate is not checked here:
+    the real connection checks it before saying hello."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout) as raw:
+            sock: Any = raw
+            if tls:
+                from pokeroulette_tui.net import tls as T
+                sock = T.client_context().wrap_socket(raw, server_hostname=None)
+            sock.sendall(P.encode({"type": "which"}))
+            data = b""
+            while b"\n" not in data and len(data) < 4096:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+    except ssl.SSLError:  # a table without TLS: if it is a casino table, its session says
+        return tls and plays_casino(host, port, tls=False, timeout=timeout)  # to use --no-tls
+    except (OSError, ValueError):
+        return False
+    try:
+        msg = P.decode(data.split(b"\n", 1)[0])
+    except P.ProtocolError:
+        return False
+    return msg.get("type") == "which" and msg.get("game") == W.GAME
+
+
+class RemoteCasino(CasinoSession):
+    """This terminal's seat at a casino table across the network."""
+
+    networked = True
+
+    def __init__(self, host: str, port: int, name: str, *, password: str | None = None,
+                 token: str | None = None, tls: bool = True, fingerprint: str | None = None,
+                 known: Any = None, server_uid: int | None = None,
+                 on_token: Callable[[str], None] | None = None, connect_timeout: float = 10.0,
+                 answer_timeout: float = 15.0,
+                 retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10)) -> None:
+        self.host, self.port, self.name = host, port, name
+        self.password, self.token = password, token
+        self.tls, self.fingerprint, self.known = tls, fingerprint, known
+        self.server_uid = server_uid
+        self.on_token = on_token
+        self.connect_timeout, self.answer_timeout = connect_timeout, answer_timeout
+        self.retry_delays = retry_delays
+        self.tls_note = ""
+        self.seat: int | None = None
+        self.seats = ()
+        self.welcome: dict[str, Any] = {}
+        self.pay_table: PayTable | None = None
+        self._casino: Casino | None = None
+        self._seat_info: list[tuple[bool, bool]] = []
+        self._queue: asyncio.Queue[CasinoUpdate] = asyncio.Queue()
+        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._ids = 0
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+        self._closed = False
+        self.connected = False
+
+    @property
+    def address(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    # -- connecting -----------------------------------------------------------------------
+    async def connect(self) -> dict[str, Any]:
+        """Open the connection and take the seat; ConnectError with the reason."""
+        welcome = await self._open()
+        self._task = asyncio.create_task(self._read_loop(), name="casino-session")
+        return welcome
+
+    async def _open(self) -> dict[str, Any]:
+        context = None
+        if self.tls:
+            from pokeroulette_tui.net import tls as T
+            context = T.client_context()
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(
+                self.host, self.port, limit=P.CLIENT_MAX_LINE, ssl=context), self.connect_timeout)
+        except ssl.SSLError:
+            raise ConnectError(f"{self.address} does not speak TLS: if its host started the "
+                               "table with --no-tls, join with --no-tls (and only on a network "
+                               "you trust)") from None
+        except (TimeoutError, OSError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "timed out" \
+                if isinstance(exc, asyncio.TimeoutError) else type(exc).__name__
+            raise ConnectError(f"cannot reach {self.address} ({why})", retry=True) from None
+        problem = self._check_server(writer)
+        if problem:
+            writer.close()
+            raise ConnectError(problem)
+        try:
+            writer.write(P.encode(W.hello(self.name, password=self.password or "",
+                                          token=self.token or "")))
+            await writer.drain()
+            while True:
+                line = await asyncio.wait_for(reader.readline(), self.connect_timeout)
+                if not line:
+                    raise ConnectError("the server closed the connection")
+                msg = P.decode(line)
+                if msg["type"] == "error":
+                    raise ConnectError(str(msg.get("message") or "refused"))
+                if msg["type"] == "welcome":
+                    break
+            if msg.get("game") != W.GAME:
+                raise ConnectError(f"{self.address} is not a casino table")
+            table = W.read_table(msg)
+            seat = msg.get("seat")
+            if type(seat) is not int:
+                raise ConnectError("the server did not answer properly (no seat)")
+        except ConnectError:
+            writer.close()
+            raise
+        except (TimeoutError, OSError, ValueError, P.ProtocolError) as exc:
+            writer.close()
+            raise ConnectError("the server did not answer properly "
+                               f"({getattr(exc, 'message', type(exc).__name__)})") from None
+        self._reader, self._writer = reader, writer
+        self.connected = True
+        self.welcome, self.pay_table, self.seat = msg, table, seat
+        self.seats = (seat,)
+        if isinstance(msg.get("name"), str):
+            self.name = msg["name"]
+        token = msg.get("token")
+        if isinstance(token, str) and token:
+            self.token = token
+            if self.on_token is not None:
+                self.on_token(token)
+        if self._casino is None:
+            self._casino = Casino(table, [], table.jackpot_seed * 100)
+        return msg
+
+    def _check_server(self, writer: asyncio.StreamWriter) -> str:
+        uid = loopback_peer_uid(writer)
+        if uid is not None:
+            if self.server_uid is None:
+                self.server_uid = uid
+            elif uid != self.server_uid:
+                return (f"{self.address} is now served by {account_of(uid).login}, not "
+                        f"{account_of(self.server_uid).login}: someone else took the port; "
+                        "your password and token were not sent")
+        if not self.tls:
+            return ""
+        from pokeroulette_tui.net import tls as T
+        try:
+            seen = T.peer_fingerprint(writer.get_extra_info("ssl_object"))
+            self.tls_note = T.check_pin(self.address, seen, expected=self.fingerprint,
+                                        known=self.known)
+        except (T.PinError, ValueError) as exc:
+            return str(exc) + "; your password and token were not sent"
+        return ""
+
+    # -- reading ------------------------------------------------------------------------------
+    async def _read_loop(self) -> None:
+        reason = "the server closed the connection"
+        while True:
+            reason, retry = await self._pump()
+            self._lost()
+            if self._closing or not retry or not self.token:
+                break
+            self._queue.put_nowait(CasinoUpdate(note=f"Connection lost ({reason}); "
+                                                     "reconnecting…", error=True))
+            if await self._reconnect():
+                self._queue.put_nowait(CasinoUpdate(note="Reconnected: your seat, bankroll "
+                                                         "and bets are as you left them."))
+                continue
+            reason = f"could not reconnect: {reason}"
+            break
+        self._finish(reason)
+
+    async def _pump(self) -> tuple[str, bool]:
+        assert self._reader is not None
+        try:
+            while True:
+                line = await self._reader.readline()
+                if not line.endswith(b"\n"):
+                    return "the server closed the connection", True
+                try:
+                    msg = P.decode(line)
+                    done = self._handle(msg)
+                except P.ProtocolError as exc:
+                    log.warning("bad message from the casino host: %s", exc.message)
+                    continue
+                if done is not None:
+                    return done, False
+        except ValueError:
+            return "a message from the server was too long", False
+        except (ConnectionError, OSError):
+            return "the connection was reset", True
+
+    def _handle(self, msg: dict[str, Any]) -> str | None:
+        """Apply one message; returns why the session ends, if it does."""
+        kind = msg["type"]
+        if kind == "casino":
+            assert self.pay_table is not None
+            self._casino, self._seat_info, _ = W.read_state(msg, self.pay_table, self._casino)
+            loop = asyncio.get_running_loop()
+            closes, nxt = msg.get("closes_in"), msg.get("next_in")
+            self.closes_at = loop.time() + closes if type(closes) in (int, float) else None
+            self.next_at = loop.time() + nxt if type(nxt) in (int, float) else None
+            settled = self._casino.stage is Stage.SETTLED and self._last_stage is not Stage.SETTLED
+            self._last_stage = self._casino.stage
+            self._queue.put_nowait(CasinoUpdate(settled=settled))
+        elif kind in ("ok", "error"):
+            ref = msg.get("id")
+            fut = self._pending.pop(ref, None) if type(ref) is int else None
+            if fut is not None and not fut.done():
+                fut.set_result(msg)
+            elif kind == "error":
+                if msg.get("fatal"):
+                    return str(msg.get("message") or "closed by the server")
+                self._queue.put_nowait(CasinoUpdate(note=str(msg.get("message", "")),
+                                                    error=True))
+        elif kind == "notice":
+            self._queue.put_nowait(CasinoUpdate(note=str(msg.get("text", ""))))
+        elif kind == "bye":
+            return str(msg.get("reason") or "the host closed the table")
+        return None
+
+    _last_stage: Stage | None = None
+
+    def _lost(self) -> None:
+        self.connected = False
+        if self._writer is not None:
+            self._writer.close()
+        for fut in self._pending.values():
+            if not fut.done():
+                fut.set_exception(CasinoError("the connection to the table was lost"))
+        self._pending.clear()
+
+    async def _reconnect(self) -> bool:
+        for delay in self.retry_delays:
+            await asyncio.sleep(delay)
+            if self._closing:
+                return False
+            try:
+                await self._open()
+                return True
+            except ConnectError as exc:
+                if not exc.retry:
+                    return False
+        return False
+
+    def _finish(self, why: str) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self.closed_because = why
+        self.connected = False
+        self._queue.put_nowait(CasinoUpdate(note=why, closed=True, error=True))
+
+    # -- asking ------------------------------------------------------------------------------
+    async def _ask(self, request: str, **fields: Any) -> dict[str, Any]:
+        """Send a request and wait for its answer: the ``ok``, or CasinoError with the
+        host's words."""
+        if not self.connected or self._writer is None:
+            raise CasinoError("not connected to the table")
+        self._ids += 1
+        ref = self._ids
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[ref] = fut
+        try:
+            self._writer.write(P.encode(W.request(request, ref, **fields)))
+            await self._writer.drain()
+        except (ConnectionError, OSError):
+            self._pending.pop(ref, None)
+            raise CasinoError("the connection to the table was lost") from None
+        try:
+            answer = await asyncio.wait_for(fut, self.answer_timeout)
+        except TimeoutError:
+            self._pending.pop(ref, None)
+            raise CasinoError("the table did not answer") from None
+        if answer.get("type") == "error":
+            text = str(answer.get("message") or "refused")
+            raise CasinoError(text[:1].lower() + text[1:])
+        return answer
+
+    @property
+    def casino(self) -> Casino:
+        assert self._casino is not None, "connect() first"
+        return self._casino
+
+    def seat_info(self, seat: int) -> SeatInfo:
+        if 0 <= seat < len(self._seat_info):
+            connected, ready = self._seat_info[seat]
+            return SeatInfo(connected=connected, ready=ready)
+        return SeatInfo()
+
+    async def place(self, seat: int, kind: str, target: str, amount: int) -> Bet:
+        answer = await self._ask("bet", kind=str(kind), target=target, amount=amount)
+        try:
+            return Bet.from_dict(answer.get("bet"))
+        except BetError:
+            raise CasinoError("the table's answer did not fit") from None
+
+    async def undo(self, seat: int) -> None:
+        await self._ask("undo")
+
+    async def clear(self, seat: int) -> None:
+        await self._ask("clear")
+
+    async def rebet(self, seat: int) -> None:
+        await self._ask("rebet")
+
+    async def deal(self, seat: int) -> str:
+        mine = self.casino.players[seat]
+        if not mine.bets and not any(p.bets for p in self.casino.players):
+            raise CasinoError("place a bet first")
+        await self._ask("ready", ready=True)
+        return ""  # (the screen says who the table waits for)
+
+    async def next_round(self, seat: int) -> str:
+        await self._ask("ready", ready=True)
+        return "Ready for the next round."
+
+    async def reset_bankroll(self, seat: int) -> None:
+        await self._ask("rebuy")
+
+    async def updates(self) -> AsyncIterator[CasinoUpdate]:
+        while True:
+            update = await self._queue.get()
+            yield update
+            if update.closed:
+                return
+
+    closed_because = ""
+
+    async def close(self) -> str:
+        was_closed = self._closed and not self._closing
+        self._closing = True
+        if self._writer is not None and self.connected:
+            with contextlib.suppress(ConnectionError, OSError, RuntimeError):
+                self._writer.write(P.encode({"type": "quit"}))
+                await asyncio.wait_for(self._writer.drain(), 2.0)
+        if self._writer is not None:
+            self._writer.close()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        self.connected = False
+        if was_closed:
+            return (f"The casino table at {self.address} closed ({self.closed_because}). "
+                    "Play money only.")
+        return (f"You left the casino table at {self.address}. Its bankrolls are the "
+                "table's: play money only.")

@@ -1,0 +1,145 @@
+"""``pokeroulette host --casino`` and ``pokeroulette join`` at a casino table: from the
+command line to a served casino table and a seat at it (no screens here: the host's and the
+players' screens are :mod:`pokeroulette_tui.ui.casino_net`).
+
+A host who plays serves the table from the same process as their screen (the table closes
+when they leave, and everyone is told); ``--headless`` serves it alone until Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+
+from pokeroulette_tui.engine.casino.paytable import PayTableError, find
+from pokeroulette_tui.errors import CliError
+from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net.casino_client import RemoteCasino
+from pokeroulette_tui.net.casino_host import CasinoConfig, CasinoHost
+from pokeroulette_tui.net.files import (
+    PASSWORD_ENV,
+    load_token,
+    read_password,
+    store_token,
+)
+
+#: ``host`` flags that belong to the card table, with their defaults: a casino table refuses
+#: them in one line rather than ignoring them.
+CARD_TABLE_FLAGS = {"unix": None, "allow": None, "resume": None, "bots": 0, "bot_level": None,
+                    "save": None, "allow_hints": False, "detach": False, "stop": False,
+                    "start_countdown": None, "lobby_timeout": None, "preset": None,
+                    "rule": None}
+
+
+def casino_config(args: argparse.Namespace, password: str | None) -> CasinoConfig:
+    """The ``host --casino`` flags checked (raises CliError in one line)."""
+    for key, default in CARD_TABLE_FLAGS.items():
+        if getattr(args, key, default) not in (default, []):
+            flag = "--" + key.replace("_", "-")
+            raise CliError(f"{flag} is for the card table; a --casino table does not take it")
+    if not 0 <= args.port <= 65535:
+        raise CliError("--port must be between 0 and 65535 (0 picks a free port)")
+    try:
+        table = find(getattr(args, "pay_table", None) or "default")
+    except PayTableError as exc:
+        raise CliError(f"--pay-table: {exc}") from None
+    pause = 0.6 if args.delay is None else args.delay
+    if not 0 <= pause <= 5:
+        raise CliError("--delay (the pause between the cards of a deal) must be between 0 and "
+                       "5 seconds")
+    results = 6.0 if args.result_pause is None else args.result_pause
+    if not 0 <= results <= 60:
+        raise CliError("--result-pause must be between 0 and 60 seconds")
+    if not 0 <= args.turn_timeout <= 3600:
+        raise CliError("--turn-timeout (how long the others have to bet once one player is "
+                       "ready) must be between 0 (no timer) and 3600 seconds")
+    if password is not None and not 0 < len(password) <= P.MAX_PASSWORD:
+        raise CliError(f"the password must be 1 to {P.MAX_PASSWORD} characters")
+    return CasinoConfig(table=table, password=password or None, seed=args.seed,
+                        deal_pause=pause, bet_timeout=args.turn_timeout,
+                        result_pause=results, headless=bool(args.headless))
+
+
+def banner(config: CasinoConfig, bind: str, port: int, *, tls: bool, fingerprint: str,
+           headless: bool) -> list[str]:
+    from pokeroulette_tui.net.launch import lan_addresses
+
+    lines = [f"Hosting a Poker Roulette casino table ({config.table.name} pay table) on "
+             f"{bind or '*'}:{port}" + (" (headless)" if headless else "")]
+    plain = "" if tls else " --no-tls"
+    for addr in lan_addresses(bind):
+        lines.append(f"  friends join with:  pokeroulette join {addr}:{port} --name NAME{plain}")
+    if bind in ("", "0.0.0.0", "::"):
+        lines.append(f"  on this machine:    pokeroulette join 127.0.0.1:{port} --name NAME"
+                     + plain)
+    if tls and fingerprint:
+        lines.append(f"  TLS certificate:    {fingerprint}")
+    elif not tls:
+        lines.append("  NO TLS (--no-tls): anyone on the network sees passwords and tokens")
+    if config.password:
+        lines.append("  (this table has a password: join with --password, --password-file FILE "
+                     f"or {PASSWORD_ENV})")
+    lines.append("  bets close when every player is ready"
+                 + (f", or {config.bet_timeout:g} s after the first one is"
+                    if config.bet_timeout else ""))
+    return lines
+
+
+def run_casino_host(args: argparse.Namespace, *, play=None) -> int:
+    """``pokeroulette host --casino``: serve a casino table; sit at it too unless
+    ``--headless`` (``play(args, config, password)`` runs the screens)."""
+    password = read_password(args)
+    config = casino_config(args, password)
+    if not args.headless:
+        if play is None:
+            raise CliError("sitting at your own table needs the terminal screens; host it "
+                           "with --headless")
+        return play(args, config, password)
+    from pokeroulette_tui.net.launch import say
+    from pokeroulette_tui.net.serve import Listen, serve
+
+    host = CasinoHost(config)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
+                        datefmt="%H:%M:%S", stream=sys.stderr)
+
+    def ready(where: Listen) -> None:
+        for line in banner(config, where.bind, where.port, tls=where.tls,
+                           fingerprint=where.fingerprint, headless=True):
+            say(line)
+        say("Press Ctrl-C to stop.")
+    try:
+        asyncio.run(serve(host, Listen(bind=args.bind, port=args.port,  # type: ignore[arg-type]
+                                       tls=not args.no_tls), ready=ready))
+    except OSError as exc:
+        raise CliError(str(exc)) from None
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def casino_session(args: argparse.Namespace, host: str, port: int) -> RemoteCasino:
+    """The seat ``join``'s flags ask for at the casino table at ``host:port`` (CliError)."""
+    from pokeroulette_tui.net import tls as T
+    from pokeroulette_tui.net.launch import known_tables
+
+    if getattr(args, "spectate", False):
+        raise CliError("a casino table has no spectators' chairs: join without --spectate")
+    if not args.name:
+        raise CliError("join HOST[:PORT] needs --name NAME (your name at the table)")
+    try:
+        name = P.clean_name(args.name)
+    except P.ProtocolError as exc:
+        raise CliError(exc.message) from None
+    fingerprint = getattr(args, "fingerprint", None)
+    if fingerprint is not None:
+        try:
+            fingerprint = T.normal_fingerprint(fingerprint)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    use_tls = not getattr(args, "no_tls", False)
+    return RemoteCasino(host, port, name, password=read_password(args),
+                        token=load_token(host, port, name), tls=use_tls,
+                        fingerprint=fingerprint, known=known_tables(),
+                        on_token=lambda t: store_token(host, port, name, t))

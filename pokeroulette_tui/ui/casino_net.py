@@ -1,0 +1,154 @@
+"""The casino at a network table: the app a player (or the host who plays) runs.
+
+:class:`CasinoNetApp` connects its :class:`~pokeroulette_tui.net.casino_client.RemoteCasino`
+and shows the ordinary :class:`~pokeroulette_tui.ui.casino.CasinoScreen` on it. A host who
+plays serves the table from this same app (:func:`play_casino_hosted`): the server runs on
+the app's event loop, and leaving closes the table for everyone (they are told).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from pokeroulette_tui.errors import CliError
+from pokeroulette_tui.net.casino_client import RemoteCasino
+from pokeroulette_tui.net.client import ConnectError
+from pokeroulette_tui.ui.casino import CasinoScreen
+
+
+class CasinoNetApp(App[None]):
+    """A seat at a network casino table (and, for its host, the table's server)."""
+
+    TITLE = "Poker Roulette casino"
+    ENABLE_COMMAND_PALETTE = False
+    HORIZONTAL_BREAKPOINTS = [(120, "-wide")]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    CSS = "#casino-connecting { padding: 1 2; }"
+
+    def __init__(self, session: RemoteCasino, *, info: Sequence[str] = (), serve: Any = None,
+                 theme: str = "dark", four_color: bool = False) -> None:
+        """``serve``: an async callable that starts the table's server and returns it (a
+        host who plays), called before connecting."""
+        from pokeroulette_tui.ui.styles import css_paths
+
+        super().__init__(css_path=css_paths(theme))
+        self.session = session
+        self.info = list(info)
+        self._serve = serve
+        self.server: Any = None
+        self._theme_name = theme
+        self.four_color = four_color
+        self.casino_screen: CasinoScreen | None = None
+        self.farewell = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static("\n".join([*self.info, "", f"Connecting to {self.session.address}…"]),
+                     id="casino-connecting")
+
+    async def on_mount(self) -> None:
+        self.theme = "textual-light" if self._theme_name == "light" else "textual-dark"
+        self.run_worker(self._start(), exclusive=True, group="connect")
+
+    async def _start(self) -> None:
+        try:
+            if self._serve is not None:
+                try:
+                    self.server = await self._serve()
+                except (ConnectError, OSError) as exc:
+                    self.exit(message=f"Could not open the casino table: {exc}", return_code=1)
+                    return
+            await self.session.connect()
+        except (ConnectError, OSError) as exc:
+            await self._stop_server()
+            self.exit(message=f"Could not join the casino table: {exc}", return_code=1)
+            return
+        except CliError as exc:  # (the server's TLS certificate could not be made or read)
+            await self._stop_server()
+            self.exit(message=str(exc), return_code=1)
+            return
+        self.casino_screen = CasinoScreen(session=self.session, four_color=self.four_color)
+        await self.push_screen(self.casino_screen)
+        if self._serve is not None:  # the host: how the others join
+            joins = [line.strip() for line in self.info if "join with" in line]
+            self.notify("\n".join(joins[:2]) or self.info[0], title="Your casino table",
+                        timeout=20)
+        elif self.session.tls_note:
+            self.notify(self.session.tls_note, timeout=8)
+
+    async def _stop_server(self) -> None:
+        if self.server is not None:
+            server, self.server = self.server, None
+            await server.close()
+
+    async def action_quit(self) -> None:
+        screen = self.casino_screen
+        words = await screen.leave() if screen is not None else ""
+        if self.server is not None:
+            await self._stop_server()
+            words = (words + " " if words else "") + "The casino table is closed."
+        self.exit(message=words or None)
+
+
+def run_casino_join(session: RemoteCasino, info: Sequence[str]) -> int:
+    from pokeroulette_tui.net import launch
+    from pokeroulette_tui.ui.config import AppConfig
+
+    config = AppConfig.load()
+    launch.log_to(launch.private_log("join.log"))
+    app = CasinoNetApp(session, info=info, theme=config.theme,
+                       four_color=bool(config.four_color))
+    app.run()
+    return app.return_code or 0
+
+
+def play_casino_hosted(args: argparse.Namespace, config: Any, password: str | None) -> int:
+    """The host sits at their own casino table, served from this process."""
+    from pokeroulette_tui.net import launch
+    from pokeroulette_tui.net.casino_host import CasinoHost
+    from pokeroulette_tui.net.casino_launch import banner
+    from pokeroulette_tui.net.serve import Listen, start
+    from pokeroulette_tui.net.server import Server
+    from pokeroulette_tui.ui.config import AppConfig, login_name
+
+    host = CasinoHost(config)
+    name = args.name or login_name()
+    use_tls = not args.no_tls
+    fingerprint = ""
+    if use_tls:  # (the server reads the same certificate when it starts)
+        from pokeroulette_tui import paths
+        from pokeroulette_tui.net import tls
+        try:
+            fingerprint = tls.host_identity(paths.data_dir()).fingerprint
+        except (OSError, ValueError) as exc:
+            from pokeroulette_tui.errors import CliError
+            raise CliError(f"cannot make or read the table's TLS certificate: {exc}") from None
+    session = RemoteCasino("127.0.0.1", args.port, name, password=password, tls=use_tls,
+                           fingerprint=fingerprint or None)
+    lines = banner(config, args.bind, args.port, tls=use_tls, fingerprint=fingerprint,
+                   headless=False)
+    lines.append("  the table closes when you leave it (q)")
+    for line in lines:
+        launch.say(line)
+
+    async def serve() -> Server:
+        server = Server(host)
+        try:
+            where = await start(server, Listen(bind=args.bind, port=args.port, tls=use_tls))
+        except OSError as exc:
+            raise ConnectError(f"cannot listen on {args.bind}:{args.port}: "
+                               f"{exc.strerror or exc}") from None
+        session.port = where.port
+        return server
+
+    launch.log_to(launch.private_log("host.log"))
+    app_config = AppConfig.load()
+    app = CasinoNetApp(session, info=lines, serve=serve, theme=app_config.theme,
+                       four_color=bool(app_config.four_color))
+    app.run()
+    return app.return_code or 0
