@@ -23,6 +23,7 @@ from pokeroulette_tui.bots.roulette_mc import roulette_equities
 from pokeroulette_tui.engine.cards import SUIT_SYMBOLS
 from pokeroulette_tui.engine.hands import CATEGORY_NAMES, Category
 from pokeroulette_tui.engine.hints import Improve, KeepOdds, improve_odds, keep_odds, unseen_cards
+from pokeroulette_tui.engine.i18n import _, ngettext
 from pokeroulette_tui.engine.phase import BETWEEN_HANDS
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.view import SeatView
@@ -149,29 +150,35 @@ def keep_text(keep: KeepOdds | None, view: SeatView, *, compact: bool = False) -
     out = Text()
     if keep is None:
         if view.rules.variant == "roulette":
-            out.append("No more actives this hand\n", style="dim")
+            out.append(_("No more actives this hand") + "\n", style="dim")
         return out
-    many = keep.count > 1
+    n = keep.count
     if keep.next_round:
-        out.append(f"Next round: {keep.count} new active{'s' if many else ''}", style="bold")
-        out.append("" if compact else " (if dealt)", style="dim")
+        out.append(ngettext("Next round: {n} new active", "Next round: {n} new actives", n)
+                   .format(n=n), style="bold")
+        out.append("" if compact else " " + _("(if dealt)"), style="dim")
+    elif keep.match_known:
+        out.append(ngettext("Face-down active vs match", "Face-down actives vs match", n)
+                   .format(n=n), style="bold")
     else:
-        match = "match" if keep.match_known else "next match"
-        out.append(f"Face-down active{'s' if many else ''} vs {match}", style="bold")
+        out.append(ngettext("Face-down active vs next match", "Face-down actives vs next match", n)
+                   .format(n=n), style="bold")
     if keep.count == 1:
-        out.append(f"\n kept {pct(keep.each[0])}\n")
+        out.append("\n " + _("kept {chance}").format(chance=pct(keep.each[0])) + "\n")
     elif keep.each[0] == keep.each[1]:
-        out.append(f"\n each kept {pct(keep.each[0])} · one+ {pct(keep.some)}\n")
+        out.append("\n " + _("each kept {chance} · one+ {some}").format(
+            chance=pct(keep.each[0]), some=pct(keep.some)) + "\n")
     else:
-        out.append(f"\n 1st {pct(keep.each[0])} · 2nd {pct(keep.each[1])} · one+ "
-                   f"{pct(keep.some)}\n")
+        out.append("\n " + _("1st {first} · 2nd {second} · one+ {some}").format(
+            first=pct(keep.each[0]), second=pct(keep.each[1]), some=pct(keep.some)) + "\n")
     if keep.claim and (not compact or keep.claim >= Fraction(1, 100)):
-        out.append(f" claims the match card {pct(keep.claim)}\n", style="dim")
+        out.append(" " + _("claims the match card {chance}").format(chance=pct(keep.claim)) + "\n",
+                   style="dim")
     return out
 
 
 def _cat(c: Category) -> str:
-    return CATEGORY_NAMES[c]
+    return _(CATEGORY_NAMES[c])
 
 
 def improve_text(improve: Improve | None) -> Text:
@@ -179,10 +186,10 @@ def improve_text(improve: Improve | None) -> Text:
     out = Text()
     if improve is None:
         return out
-    out.append("Improves by the end", style="bold")
+    out.append(_("Improves by the end"), style="bold")
     out.append(f": {pct(improve.better)}\n")
     up = [(p, c) for c, p in improve.ends.items() if c > improve.now]
-    out.append(f" from {_cat(improve.now)}", style="dim")
+    out.append(" " + _("from {hand}").format(hand=_cat(improve.now)), style="dim")
     if up:
         p, c = max(up)
         out.append(f": {_cat(c)} {pct(p)}", style="dim")
@@ -193,20 +200,23 @@ def improve_text(improve: Improve | None) -> Text:
 def equity_text(est: Estimate, view: SeatView) -> Text:
     out = Text()
     if est.win is None:
-        out.append("Equity: could not be estimated\n" if est.failed else
-                   "Equity: estimating …\n", style="dim")
+        out.append((_("Equity: could not be estimated") if est.failed else
+                    _("Equity: estimating …")) + "\n", style="dim")
         return out
     rivals = live_count(view) - 1
     if objective(view.rules) == "not_last":
-        out.append("Weakest hand", style="bold")
+        out.append(_("Weakest hand"), style="bold")
         out.append(f": {pct(est.last or 0)}")
-        out.append(" (loses a token)\n", style="dim")
+        out.append(" " + _("(loses a token)") + "\n", style="dim")
     else:
-        out.append("Equity", style="bold")
-        out.append(f" vs {rivals}: {pct(est.win)}")
-        out.append(f" (fair {pct(1 / (rivals + 1))})\n", style="dim")
+        # TRANSLATORS: "Equity vs 2: 35% (fair 33%)": the share of the pot this hand expects
+        out.append(_("Equity"), style="bold")
+        out.append(" " + _("vs {rivals}: {chance}").format(rivals=rivals, chance=pct(est.win)))
+        out.append(" " + _("(fair {chance})").format(chance=pct(1 / (rivals + 1))) + "\n",
+                   style="dim")
     state = "" if est.done else " …"
-    out.append(f" {est.samples:,} samples · {est.seconds:.1f} s{state}\n", style="dim")
+    out.append(" " + _("{samples:,} samples · {seconds:.1f} s").format(
+        samples=est.samples, seconds=est.seconds) + state + "\n", style="dim")
     return out
 
 
@@ -216,22 +226,24 @@ def hints_text(view: SeatView | None, est: Estimate | None, *, allowed: bool = T
     ``compact``: for the narrow side panel of an 80-column table (the fewest rows)."""
     out = Text()
     if not allowed:
-        out.append("Hints are off at this table", style="bold")
+        out.append(_("Hints are off at this table"), style="bold")
         return out
     if view is None or view.me is None:
-        out.append("Hints", style="bold")
-        out.append(" show here on your turn\n" if hot_seat else " need a seat at the table\n",
-                   style="dim")
+        # TRANSLATORS: the first word is shown in bold (the panel's title), the rest dim
+        sentence = _("Hints show here on your turn") if hot_seat else _("Hints need a seat at the table")
+        head, space, rest = sentence.partition(" ")
+        out.append(head, style="bold")
+        out.append(f"{space}{rest}\n", style="dim")
         return out
-    out.append(f"Hints for {view.me.name}", style="bold")
-    out.append(" (i hides)\n", style="dim")
+    out.append(_("Hints for {name}").format(name=view.me.name), style="bold")
+    out.append(" " + _("(i hides)") + "\n", style="dim")
     if not can_hint(view):
-        out.append("No hand in play for you now\n", style="dim")
+        out.append(_("No hand in play for you now") + "\n", style="dim")
         return out
     est = est or Estimate()
     if view.rules.variant == "roulette":
         if est.keep is None and est.improve is None:
-            out.append("Counting …\n", style="dim")
+            out.append(_("Counting …") + "\n", style="dim")
         else:
             out.append_text(keep_text(est.keep, view, compact=compact))
             out.append_text(improve_text(est.improve))
@@ -253,9 +265,9 @@ def beats_text(rules: RuleSet, suit_order: str | None, *, chain: bool = False) -
     high = roulette and rules.five_of_a_kind == "high"
     cats = [c for c in reversed(Category) if c != Category.FIVE_OF_A_KIND or high]
     notes = {
-        Category.FIVE_OF_A_KIND: "beats a straight flush",
-        Category.STRAIGHT_FLUSH: "ace high: the royal flush",
-        Category.STRAIGHT: "A-2-3-4-5 is the lowest",
+        Category.FIVE_OF_A_KIND: _("beats a straight flush"),
+        Category.STRAIGHT_FLUSH: _("ace high: the royal flush"),
+        Category.STRAIGHT: _("A-2-3-4-5 is the lowest"),
     }
     out = Text()
     if chain:  # one sentence, for a side panel
@@ -268,27 +280,29 @@ def beats_text(rules: RuleSet, suit_order: str | None, *, chain: bool = False) -
             out.append("\n")
     if roulette:
         if rules.jokers_at_end == "wild":
-            out.append("Jokers wild: ", style="bold")
-            out.append("each stands for any rank and suit\n")
+            out.append(_("Jokers wild:") + " ", style="bold")
+            out.append(_("each stands for any rank and suit") + "\n")
         else:
-            out.append("Jokers removed: ", style="bold")
-            out.append("taken out of every stock before hands are made\n")
+            out.append(_("Jokers removed:") + " ", style="bold")
+            out.append(_("taken out of every stock before hands are made") + "\n")
         if not high:
-            out.append("Five of a kind ", style="bold")
-            out.append("counts as four of a kind\n")
+            # TRANSLATORS: bold, followed by "counts as four of a kind"
+            out.append(_("Five of a kind") + " ", style="bold")
+            out.append(_("counts as four of a kind") + "\n")
         if not chain:
-            out.append("Hands: best five stock cards (all of 4 or fewer); a missing kicker loses\n")
+            out.append(_("Hands: best five stock cards (all of 4 or fewer); a missing kicker "
+                         "loses") + "\n")
     else:
-        out.append("No wild cards: five cards each, the best hand wins.\n")
+        out.append(_("No wild cards: five cards each, the best hand wins.") + "\n")
     if roulette or rules.suit_tiebreak:
         order = suit_order or (rules.suit_order if rules.suit_order != "drawn" else None)
-        out.append("Ties: ", style="bold")
+        out.append(_("Ties:") + " ", style="bold")
         out.append(" > ".join(SUIT_SYMBOLS[s] for s in order) if order
-                   else "the suit order drawn before the first hand")
-        out.append("\n suit against suit, card by card, the most significant first")
+                   else _("the suit order drawn before the first hand"))
+        out.append("\n " + _("suit against suit, card by card, the most significant first"))
         if roulette and rules.jokers_at_end == "wild":
-            out.append("; a joker's suit is below them all")
-        out.append("; still equal: the pot is split")
+            out.append("; " + _("a joker's suit is below them all"))
+        out.append("; " + _("still equal: the pot is split"))
     else:
-        out.append("Equal hands split the pot (suits do not count).")
+        out.append(_("Equal hands split the pot (suits do not count)."))
     return out

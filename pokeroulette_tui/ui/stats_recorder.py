@@ -14,6 +14,7 @@ import logging
 from datetime import datetime
 from typing import Callable
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.result import HandResult
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.stats import (GameRecord, HandWatcher, PlayerStats, hand_record,
@@ -63,12 +64,12 @@ class StatsRecorder:
         try:
             self._on_update(session, update)
         except OSError as exc:
-            complaint = self._complain(f"Statistics could not be saved ({exc.strerror or exc}); "
-                                       "the game goes on.")
+            complaint = self._complain(_("Statistics could not be saved ({reason}); the game goes "
+                                         "on.").format(reason=exc.strerror or exc))
         except Exception as exc:  # never stop a game for its statistics
             log.exception("recording statistics failed")
-            complaint = self._complain(f"Statistics could not be recorded "
-                                       f"({type(exc).__name__}); the game goes on.")
+            complaint = self._complain(_("Statistics could not be recorded ({reason}); the game "
+                                         "goes on.").format(reason=type(exc).__name__))
         store = self._store
         problems = list(store.problems) if store is not None else []
         if store is not None:

@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pokeroulette_tui.bots import LEVELS
-from pokeroulette_tui.engine.rules import PRESET_NOTES, PRESETS, RuleSet  # noqa: F401 - RuleSet: the doctests
+from pokeroulette_tui.engine.i18n import N_, _
+from pokeroulette_tui.engine.rules import (
+    PRESET_NOTES,
+    PRESETS,
+    RuleSet,  # noqa: F401 - the doctests
+    token_words,
+)
 from pokeroulette_tui.engine.words import changed_options, names_words
 from pokeroulette_tui.ui.config import AppConfig, TableSetup, autosave_exists, autosave_path
 
@@ -24,7 +30,8 @@ if TYPE_CHECKING:
     from pokeroulette_tui.session import LocalSession
     from pokeroulette_tui.table import Table
 
-VARIANT_NAMES = {"roulette": "Poker Roulette", "draw": "five-card draw"}
+VARIANT_NAMES = {"roulette": N_("Poker Roulette"), "draw": N_("five-card draw")}
+"""The games by variant (English, marked: said with ``_()``)."""
 
 
 # -- the autosave ---------------------------------------------------------------------------
@@ -107,25 +114,41 @@ def describe_save(table: Table) -> str:
 
     state = table.state
     rules = state.rules
-    when = f"hand {state.hand_no}" if state.hand_no else "before the first deal"
+    when = (_("hand {number}").format(number=state.hand_no) if state.hand_no
+            else _("before the first deal"))
     parts = []
     for seat in state.seats:
-        score = ""
+        part = seat.name
         if rules.scoring == "forfeit":
-            score = f" {seat.tokens}"
+            part = f"{part} {seat.tokens}"
         elif rules.uses_chips:
-            score = f" {seat.chips}"
-        status = " (out)" if seat.status == OUT else " (left)" if seat.status == LEFT else ""
-        parts.append(f"{seat.name}{score}{status}")
-    unit = f" {rules.token_name}" if rules.scoring == "forfeit" else " chips" if rules.uses_chips else ""
-    return f"{VARIANT_NAMES.get(rules.variant, rules.variant)}, {when}; players: {', '.join(parts)}{unit}"
+            part = f"{part} {seat.chips}"
+        if seat.status == OUT:
+            part = _("{player} (out)").format(player=part)
+        elif seat.status == LEFT:
+            part = _("{player} (left)").format(player=part)
+        parts.append(part)
+    variant = _(VARIANT_NAMES[rules.variant]) if rules.variant in VARIANT_NAMES else rules.variant
+    players = ", ".join(parts)
+    if rules.scoring == "forfeit":
+        unit = token_words(rules)
+    elif rules.uses_chips:
+        unit = _("chips")
+    else:
+        return _("{variant}, {when}; players: {players}").format(
+            variant=variant, when=when, players=players)
+    # TRANSLATORS: {unit} is what the numbers after the names count: chips, or tokens
+    return _("{variant}, {when}; players: {players} {unit}").format(
+        variant=variant, when=when, players=players, unit=unit)
 
 
 # -- tables and sessions --------------------------------------------------------------------
 
 def describe_seats(setup: TableSetup) -> str:
     """``You, Bot 1 (simple bot), …`` for the start screen."""
-    return ", ".join(s.name if s.bot is None else f"{s.name} ({s.bot} bot)" for s in setup.seats)
+    return ", ".join(s.name if s.bot is None
+                     else _("{name} ({level} bot)").format(name=s.name, level=s.bot)
+                     for s in setup.seats)
 
 
 def find_preset(name: str) -> Preset | None:
@@ -158,10 +181,11 @@ def preset_label(setup: TableSetup) -> str:
         found = find_preset(setup.preset)
         if found is None:
             return setup.preset
-        base, note = found.rules, found.note or "your own preset"
+        base, note = found.rules, found.note or N_("your own preset")
     if base == setup.rules:
-        return setup.preset + (f" — {note}" if note else "")
-    return f"{setup.preset}, changed: {names_words(changed_options(base, setup.rules))}"
+        return setup.preset + (f" — {_(note)}" if note else "")
+    return _("{preset}, changed: {options}").format(
+        preset=setup.preset, options=names_words(changed_options(base, setup.rules)))
 
 
 def remembered_setup(config: AppConfig) -> TableSetup | None:

@@ -18,115 +18,117 @@ from typing import AsyncIterator
 
 from pokeroulette_tui.engine.actions import Action, IllegalAction
 from pokeroulette_tui.engine.events import Event, HandOver, redact_all
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.engine.tutorial_deals import DEALS, Beat, PreparedDeal
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.paths import data_home
 from pokeroulette_tui.session import Session, Update, queued_updates
 from pokeroulette_tui.table import SeatConfig, Table
 
-TUTORIALS = {"roulette": "Poker Roulette", "draw": "five-card draw"}
-"""The tutorials by name, with the game each teaches."""
+TUTORIALS = {"roulette": N_("Poker Roulette"), "draw": N_("five-card draw")}
+"""The tutorials by name, with the game each teaches (marked: said with ``_()``)."""
 
 
 @dataclass(frozen=True)
 class Note:
     """What the screen says at one step: the note beside the cards, the keys that go on
     (words for the note's last line), the table's keys the step lets through (action names
-    of the table screen), and the hint a wrong key gets."""
+    of the table screen), and the hint a wrong key gets. The words are English, marked with
+    ``N_``: the screen says them with ``_()`` (:meth:`TutorialSession.refusal` does too)."""
 
     text: str
-    keys: str = "Enter: go on"
+    keys: str = N_("Enter: go on")
     actions: frozenset[str] = frozenset()
-    hint: str = "Press Enter to go on."
+    hint: str = N_("Press Enter to go on.")
 
 
 def _move(text: str, keys: str, actions: str, hint: str) -> Note:
     return Note(text, keys, frozenset(actions.split()), hint)
 
 
-_RESULT = _move("Press s to see the result as a game shows it; Enter closes it again.",
-                "s: the result", "last_hand", "Press s to see the result.")
+_RESULT = _move(N_("Press s to see the result as a game shows it; Enter closes it again."),
+                N_("s: the result"), "last_hand", N_("Press s to see the result."))
 
 NOTES: dict[str, dict[str, Note]] = {
     "roulette": {
-        "welcome": Note("Poker Roulette. Collect cards in your stock: at the end its best five "
-                        "cards are your hand. You play Bo and Cy. This table bets once, at the "
-                        "end.", "Enter: deal"),
-        "stock": Note("Each player gets a stock card face down. Yours, the K♠ below, is "
-                      "private: only you see it. Bo's and Cy's are hidden from you."),
-        "actives": Note("Then two active cards each, face down: nobody sees them yet, you "
-                        "neither. The match card, 5♠, is face up in the centre.",
-                        "Enter: turn the actives"),
-        "turn": Note("All turn their actives. A card matches the match card by suit or by "
-                     "rank: your 7♠ by suit, your 5♣ by rank. Both go to your stock."),
-        "no_match": Note("Bo's 2♣ and J♦ match neither suit nor rank of the 5♠: both go to "
-                         "the discard pile."),
-        "joker": Note("Cy turned a joker ★. A joker never matches by itself: beside a card "
-                      "that matches (Cy's 8♠, by suit) both are kept; beside one that does "
-                      "not, both are discarded."),
-        "round2": Note("Round 2: who added a card gets 2 new actives, the others 1 (Bo). The "
-                       "5♠ went to the discards; the new match card is Q♥.",
-                       "Enter: turn the actives"),
-        "claim": Note("Your Q♣ and Q♦ both have the match card's rank: you claim the Q♥ too. "
-                      "Three queens! Bo's one active, 7♥, matches by suit."),
-        "round3": Note("Round 3: the match card is a joker ★.", "Enter: turn the actives"),
-        "joker_match": Note("A joker match card: every player keeps all actives. Two jokers, "
-                            "or a joker active against it, would be discarded."),
-        "wild": Note("A joker in a stock is wild at the end: it stands for any card. Cy's ★ "
-                     "and J♣ already make a pair of jacks (see Cy's line)."),
-        "round4": Note("Round 4: your 3♠ matches the 6♠ by suit; the J♥ is discarded. Five "
-                       "spades in your stock: a flush."),
-        "round5": Note("Round 5: Bo's 9♥ matches the 9♣ by rank. Bo's five hearts are a "
-                       "flush too."),
-        "rounds_go_on": Note("Rounds go on until the deck cannot give every player new "
-                             "actives and a match card.", "Enter: the dealer plays on"),
-        "end_of_dealing": Note("Rounds 6 to 9 matched nothing. 3 cards are left and 4 are "
-                               "needed: dealing ends, the rest stays undealt. The final "
-                               "betting round: Bo and Cy check (bet nothing)."),
-        "bet": _move("Your turn: check, bet or fold. Press b to bet, then Enter to bet 2 "
-                     "chips (the least you may bet).", "b, then Enter: bet 2", "bet",
-                     "Press b to bet, then Enter (the box shows 2)."),
-        "showdown": Note("Bo calls your 2 chips. Cy folds, giving up the hand and the chips "
-                         "already in the pot. The showdown: stocks are shown."),
-        "best_five": Note("Each hand is the best five cards of a stock (bold below). Yours: "
-                          "K♠ 9♠ 7♠ 4♠ 3♠, a flush. It beats your three queens."),
-        "tie_break": Note("Bo's flush has the same ranks, K 9 7 4 3. Then the suits decide, "
-                          "highest card first. Here ♠ > ♥ > ♦ > ♣ (usually drawn before the "
-                          "first hand): K♠ beats K♥. You win the pot!"),
+        "welcome": Note(N_("Poker Roulette. Collect cards in your stock: at the end its best five "
+                           "cards are your hand. You play Bo and Cy. This table bets once, at the "
+                           "end."), N_("Enter: deal")),
+        "stock": Note(N_("Each player gets a stock card face down. Yours, the K♠ below, is "
+                         "private: only you see it. Bo's and Cy's are hidden from you.")),
+        "actives": Note(N_("Then two active cards each, face down: nobody sees them yet, you "
+                           "neither. The match card, 5♠, is face up in the centre."),
+                        N_("Enter: turn the actives")),
+        "turn": Note(N_("All turn their actives. A card matches the match card by suit or by "
+                        "rank: your 7♠ by suit, your 5♣ by rank. Both go to your stock.")),
+        "no_match": Note(N_("Bo's 2♣ and J♦ match neither suit nor rank of the 5♠: both go to "
+                            "the discard pile.")),
+        "joker": Note(N_("Cy turned a joker ★. A joker never matches by itself: beside a card "
+                         "that matches (Cy's 8♠, by suit) both are kept; beside one that does "
+                         "not, both are discarded.")),
+        "round2": Note(N_("Round 2: who added a card gets 2 new actives, the others 1 (Bo). The "
+                          "5♠ went to the discards; the new match card is Q♥."),
+                       N_("Enter: turn the actives")),
+        "claim": Note(N_("Your Q♣ and Q♦ both have the match card's rank: you claim the Q♥ too. "
+                         "Three queens! Bo's one active, 7♥, matches by suit.")),
+        "round3": Note(N_("Round 3: the match card is a joker ★."), N_("Enter: turn the actives")),
+        "joker_match": Note(N_("A joker match card: every player keeps all actives. Two jokers, "
+                               "or a joker active against it, would be discarded.")),
+        "wild": Note(N_("A joker in a stock is wild at the end: it stands for any card. Cy's ★ "
+                        "and J♣ already make a pair of jacks (see Cy's line).")),
+        "round4": Note(N_("Round 4: your 3♠ matches the 6♠ by suit; the J♥ is discarded. Five "
+                          "spades in your stock: a flush.")),
+        "round5": Note(N_("Round 5: Bo's 9♥ matches the 9♣ by rank. Bo's five hearts are a "
+                          "flush too.")),
+        "rounds_go_on": Note(N_("Rounds go on until the deck cannot give every player new "
+                                "actives and a match card."), N_("Enter: the dealer plays on")),
+        "end_of_dealing": Note(N_("Rounds 6 to 9 matched nothing. 3 cards are left and 4 are "
+                                  "needed: dealing ends, the rest stays undealt. The final "
+                                  "betting round: Bo and Cy check (bet nothing).")),
+        "bet": _move(N_("Your turn: check, bet or fold. Press b to bet, then Enter to bet 2 "
+                        "chips (the least you may bet)."), N_("b, then Enter: bet 2"), "bet",
+                     N_("Press b to bet, then Enter (the box shows 2).")),
+        "showdown": Note(N_("Bo calls your 2 chips. Cy folds, giving up the hand and the chips "
+                            "already in the pot. The showdown: stocks are shown.")),
+        "best_five": Note(N_("Each hand is the best five cards of a stock (bold below). Yours: "
+                             "K♠ 9♠ 7♠ 4♠ 3♠, a flush. It beats your three queens.")),
+        "tie_break": Note(N_("Bo's flush has the same ranks, K 9 7 4 3. Then the suits decide, "
+                             "highest card first. Here ♠ > ♥ > ♦ > ♣ (usually drawn before the "
+                             "first hand): K♠ beats K♥. You win the pot!")),
         "result": _RESULT,
-        "the_end": Note("That is Poker Roulette! Five-card draw has a tutorial too: "
-                        "pokeroulette tutorial draw.", "Enter: end the tutorial"),
+        "the_end": Note(N_("That is Poker Roulette! Five-card draw has a tutorial too: "
+                           "pokeroulette tutorial draw."), N_("Enter: end the tutorial")),
     },
     "draw": {
-        "welcome": Note("Five-card draw (Mörkpoker). No betting here: everyone has 6 forfeit "
-                        "tokens, and each deal's weakest hand loses one.", "Enter: Bo deals"),
-        "cut": _move("Bo shuffled. The player on the dealer's right cuts: you. The cut is at "
-                     "26, the middle (← → move it). Press Enter to cut there.",
-                     "Enter: cut", "cut cut_move cut_number",
-                     "Press Enter to cut the deck in the middle, at 26."),
-        "dealt": Note("Five cards each, one at a time. You hold a pair of queens. The draw "
-                      "goes round from the dealer's left: Cy has exchanged 3 cards."),
-        "exchange": _move("Your draw: exchange up to 3 cards. Keep the queens: press 2, 4 and "
-                          "5 to choose 7♦, 4♣ and 2♠, then Enter.",
-                          "2 4 5, then Enter", "toggle draw",
-                          "Press 2, 4 and 5 to choose 7♦, 4♣ and 2♠, then Enter."),
-        "drawn": Note("You drew Q♦ 8♣ 3♥: three queens! Exchanging nothing is standing pat "
-                      "(p in a game)."),
-        "showdown": Note("Bo exchanged 1 card. All have drawn: the showdown. Poker ranking: "
-                         "your three queens beat Bo's two pair and Cy's ace high."),
-        "forfeit": Note("The weakest hand, Cy's ace high, loses a token: 6 → 5. At 0 the game "
-                        "ends and that player loses. Tied weakest hands play a deciding hand."),
+        "welcome": Note(N_("Five-card draw (Mörkpoker). No betting here: everyone has 6 forfeit "
+                           "tokens, and each deal's weakest hand loses one."), N_("Enter: Bo deals")),
+        "cut": _move(N_("Bo shuffled. The player on the dealer's right cuts: you. The cut is at "
+                        "26, the middle (← → move it). Press Enter to cut there."),
+                     N_("Enter: cut"), "cut cut_move cut_number",
+                     N_("Press Enter to cut the deck in the middle, at 26.")),
+        "dealt": Note(N_("Five cards each, one at a time. You hold a pair of queens. The draw "
+                         "goes round from the dealer's left: Cy has exchanged 3 cards.")),
+        "exchange": _move(N_("Your draw: exchange up to 3 cards. Keep the queens: press 2, 4 and "
+                             "5 to choose 7♦, 4♣ and 2♠, then Enter."),
+                          N_("2 4 5, then Enter"), "toggle draw",
+                          N_("Press 2, 4 and 5 to choose 7♦, 4♣ and 2♠, then Enter.")),
+        "drawn": Note(N_("You drew Q♦ 8♣ 3♥: three queens! Exchanging nothing is standing pat "
+                         "(p in a game).")),
+        "showdown": Note(N_("Bo exchanged 1 card. All have drawn: the showdown. Poker ranking: "
+                            "your three queens beat Bo's two pair and Cy's ace high.")),
+        "forfeit": Note(N_("The weakest hand, Cy's ace high, loses a token: 6 → 5. At 0 the game "
+                           "ends and that player loses. Tied weakest hands play a deciding hand.")),
         "result": _RESULT,
-        "the_end": Note("That is five-card draw! Poker Roulette has a tutorial too: "
-                        "pokeroulette tutorial roulette.", "Enter: end the tutorial"),
+        "the_end": Note(N_("That is five-card draw! Poker Roulette has a tutorial too: "
+                           "pokeroulette tutorial roulette."), N_("Enter: end the tutorial")),
     },
 }
 
 WRONG_MOVE = {
-    "bet": "For this lesson bet 2 chips: press b, then Enter (the box shows 2).",
-    "cut": "For this lesson cut in the middle, at 26: ← → move the cut back, then Enter.",
-    "exchange": "For this lesson keep the queens: choose 7♦, 4♣ and 2♠ (2, 4 and 5; a "
-                "number again puts a card back), then Enter.",
+    "bet": N_("For this lesson bet 2 chips: press b, then Enter (the box shows 2)."),
+    "cut": N_("For this lesson cut in the middle, at 26: ← → move the cut back, then Enter."),
+    "exchange": N_("For this lesson keep the queens: choose 7♦, 4♣ and 2♠ (2, 4 and 5; a "
+                   "number again puts a card back), then Enter."),
 }
 """What a move other than the one a step asks for gets (the step's name: the words)."""
 
@@ -248,12 +250,12 @@ class TutorialSession(Session):
         wanted = self.beat.player
         if wanted is not None and action == wanted:
             return None
-        return WRONG_MOVE.get(self.beat.name, self.note.hint)
+        return _(WRONG_MOVE.get(self.beat.name, self.note.hint))
 
     # -- the Session -------------------------------------------------------------------------
     def view(self, seat: int | None) -> SeatView:
         if seat is not None and seat not in self.local_seats:
-            raise IllegalAction("that seat is not played at this terminal")
+            raise IllegalAction(_("that seat is not played at this terminal"))
         return self.table.view(seat)
 
     async def act(self, action: Action) -> None:

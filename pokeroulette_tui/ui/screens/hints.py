@@ -17,6 +17,7 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.events import Resize
 
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.ui.hints import beats_text
 from pokeroulette_tui.ui.screens.rules import RulesScreen
 from pokeroulette_tui.ui.widgets.hints import HintsPanel
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
     from pokeroulette_tui.ui.screens.seating import Seating
 
 HINT_BINDINGS = [
-    Binding("i", "hints", "Hints", show=False),
-    Binding("w", "beats", "What beats what", show=False),
+    Binding("i", "hints", N_("Hints"), show=False),
+    Binding("w", "beats", N_("What beats what"), show=False),
 ]
 
 ROOMY = (120, 36)
@@ -46,10 +47,10 @@ class TableHints:
     def hints_refusal(self) -> str | None:
         """Why hints cannot be shown at this terminal now, or None."""
         if not self.session.hints_allowed:
-            return "The host does not allow hints at this table."
+            return _("The host does not allow hints at this table.")
         config = getattr(self.app, "config", None)  # type: ignore[attr-defined]
         if not getattr(config, "hints", True):  # the setting (an app without one: on)
-            return "Hints are turned off: turn them on in the table setup (Hints)."
+            return _("Hints are turned off: turn them on in the table setup (Hints).")
         return None
 
     def hint_view(self) -> SeatView | None:
@@ -65,7 +66,7 @@ class TableHints:
     def action_hints(self) -> None:
         refusal = self.hints_refusal()
         if refusal is not None and not self.hints_shown:
-            self.notify(refusal, title="Hints", markup=False)  # type: ignore[attr-defined]
+            self.notify(refusal, title=_("Hints"), markup=False)  # type: ignore[attr-defined]
             return
         self.hints_shown = not self.hints_shown
         self.update_hints()
@@ -98,8 +99,8 @@ class TableHints:
 class BeatsScreen(RulesScreen):
     """What beats what at this table: the categories with its options, and ties."""
 
-    BINDINGS = [Binding("escape,w,q", "close", "Close")]
-    HEADING = "What beats what at this table, best first"
+    BINDINGS = [Binding("escape,w,q", "close", N_("Close"))]
+    HEADING = N_("What beats what at this table, best first")
     BOX = "beats-box"
 
     def body(self) -> Text:

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.engine.presets import Preset, built_in
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
 from pokeroulette_tui.engine.words import changes_words
@@ -35,9 +36,13 @@ def preset_line(preset: Preset) -> Text:
     """
     line = Text(preset.name, style="bold")
     if not preset.built_in:
-        line.append(" (saved)")
-    about = preset.note or (f"classic with {changes_words(RuleSet(), preset.rules)}"
-                            if preset.rules != RuleSet() else "the classic rules")
+        line.append(" " + _("(saved)"))
+    if preset.note:
+        about = _(preset.note) if preset.built_in else preset.note
+    elif preset.rules != RuleSet():
+        about = _("classic with {changes}").format(changes=changes_words(RuleSet(), preset.rules))
+    else:
+        about = _("the classic rules")
     line.append(f" — {about}")
     return line
 
@@ -45,7 +50,7 @@ def preset_line(preset: Preset) -> Text:
 class PresetScreen(ModalScreen[str | None]):
     """Pick a preset; dismisses with its name, or None (Escape)."""
 
-    BINDINGS = [Binding("escape", "close", "Back")]
+    BINDINGS = [Binding("escape", "close", N_("Back"))]
 
     DEFAULT_CSS = """
     PresetScreen OptionList { height: auto; max-height: 14; }
@@ -60,12 +65,13 @@ class PresetScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="preset-box", classes="dialog"):
-            yield Static(Text("Choose the rules: a preset", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Choose the rules: a preset"), style="bold"), classes="dialog-title")
             yield OptionList(*(Option(preset_line(p), id=f"preset-{i}")
                                for i, p in enumerate(self.presets)), id="preset-list")
-            problems = "\n".join(f"Cannot be used: {line}" for line in self.problems)
+            problems = "\n".join(_("Cannot be used: {problem}").format(problem=line)
+                                 for line in self.problems)
             yield Static(problems, id="preset-problems")
-            yield Static("enter chooses · esc goes back · save your own on the setup screen (s)",
+            yield Static(_("enter chooses · esc goes back · save your own on the setup screen (s)"),
                          classes="help")
         yield TidyFooter()
 

@@ -9,6 +9,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.engine.rules import RuleSet
@@ -20,16 +21,17 @@ def rules_text(rules: RuleSet, suit_order: str | None = None) -> Text:
         out.append("• " + line + "\n")
     if suit_order and rules.suit_order == "drawn":
         from pokeroulette_tui.engine.cards import SUIT_SYMBOLS
-        out.append("• This table drew: " + " > ".join(SUIT_SYMBOLS[s] for s in suit_order) + "\n")
-    out.append("\nThe whole rules reference, with every option and every decision: run "
-               "pokeroulette rules --doc", style="italic")
+        out.append("• " + _("This table drew: {order}").format(
+            order=" > ".join(SUIT_SYMBOLS[s] for s in suit_order)) + "\n")
+    out.append("\n" + _("The whole rules reference, with every option and every decision: run "
+                        "pokeroulette rules --doc"), style="italic")
     return out
 
 
 class RulesScreen(ModalScreen[None]):
     """The agreed house rules, shown at any time."""
 
-    BINDINGS = [Binding("escape,u,q", "close", "Close")]
+    BINDINGS = [Binding("escape,u,q", "close", N_("Close"))]
 
     def __init__(self, rules: RuleSet, suit_order: str | None = None, *, name: str | None = None,
                  id: str | None = None, classes: str | None = None) -> None:
@@ -37,7 +39,7 @@ class RulesScreen(ModalScreen[None]):
         self.rules = rules
         self.suit_order = suit_order
 
-    HEADING = "The rules of this table"
+    HEADING = N_("The rules of this table")
     BOX = "rules-box"
 
     def body(self) -> Text:
@@ -45,7 +47,7 @@ class RulesScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id=self.BOX, classes="dialog"):
-            yield Static(Text(self.HEADING, style="bold"), classes="dialog-title")
+            yield Static(Text(_(self.HEADING), style="bold"), classes="dialog-title")
             with VerticalScroll():
                 yield Static(self.body())
         yield TidyFooter()

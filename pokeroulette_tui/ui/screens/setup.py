@@ -14,8 +14,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, Switch
+from textual.widgets.select import InvalidSelectValueError
 
 from pokeroulette_tui.bots import LEVELS
+from pokeroulette_tui.engine.i18n import LANGUAGES, N_, _, language, ngettext
 from pokeroulette_tui.engine.presets import Preset, PresetError, check_name
 from pokeroulette_tui.engine.rules import (
     OPTION_CHOICES,
@@ -56,24 +58,30 @@ def _groups() -> dict[str, tuple[str, ...]]:
     listed = {name for names in groups.values() for name in names}
     rest = tuple(name for name in _FIELDS if name not in listed)
     if rest:
-        groups["Other"] = rest
+        groups[N_("Other")] = rest
     return groups
 
 
 def _unused_note(group: str, rules: RuleSet) -> str:
+    """Why a group of options does not count at this table (said with ``_()``), or ""."""
     if group.startswith("Matching") and rules.variant != "roulette":
-        return "not used in five-card draw"
+        return N_("not used in five-card draw")
     if group.startswith("Draw") and rules.variant != "draw":
-        return "used only in five-card draw"
+        return N_("used only in five-card draw")
     return ""
+
+
+SPEED_WORDS = {"slow": N_("slow"), "normal": N_("normal"), "fast": N_("fast"),
+               "instant": N_("instant")}
+"""The speeds' names (``SPEEDS``' keys, typed as ``--speed``), marked: said with ``_()``."""
 
 
 class SetupScreen(Screen[TableSetup | None]):
     """Edit a :class:`TableSetup`; dismisses with the new one (Start) or None (Escape)."""
 
     BINDINGS = [
-        Binding("escape", "cancel", "Back"),
-        Binding("ctrl+s", "start", "Start"),
+        Binding("escape", "cancel", N_("Back")),
+        Binding("ctrl+s", "start", N_("Start")),
     ]
 
     DEFAULT_CSS = """
@@ -147,28 +155,30 @@ class SetupScreen(Screen[TableSetup | None]):
 
     # -- building -------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static("Table setup — agree on the house rules before the first deal", id="setup-title")
+        yield Static(_("Table setup — agree on the house rules before the first deal"),
+                     id="setup-title")
         with VerticalScroll(id="setup-body", can_focus=False):
-            yield Static("Preset", classes="group")
+            yield Static(_("Preset"), classes="group")
             with Vertical(classes="row", id="row-preset"):
                 with Horizontal(classes="line"):
                     yield Static("▸", classes="marker")
-                    yield Label("Preset", classes="name")
+                    yield Label(_("Preset"), classes="name")
                     yield Select(self._preset_options(), value=self.preset,
                                  allow_blank=False, compact=True, id="preset")
                 yield Static("", classes="help", id="preset-note")
-                yield Static("choosing a preset resets every option below to it", classes="help")
+                yield Static(_("choosing a preset resets every option below to it"),
+                             classes="help")
             with Vertical(classes="row", id="row-save-preset"):
                 with Horizontal(classes="line"):
                     yield Static("▸", classes="marker")
-                    yield Label("Save as a preset", classes="name")
-                    yield Input("", compact=True, max_length=30, placeholder="a name",
+                    yield Label(_("Save as a preset"), classes="name")
+                    yield Input("", compact=True, max_length=30, placeholder=_("a name"),
                                 id="preset-name")
-                    yield Button("Save", compact=True, id="save-preset")
-                yield Static("keep these rules under a name of your own, to choose again later",
+                    yield Button(_("Save"), compact=True, id="save-preset")
+                yield Static(_("keep these rules under a name of your own, to choose again later"),
                              classes="help", id="preset-saved")
             for group, names in _groups().items():
-                heading = self._headings[group] = Static(group, classes="group",
+                heading = self._headings[group] = Static(_(group), classes="group",
                                                          id=f"group-{self._slug(group)}")
                 yield heading
                 for option in names:
@@ -179,15 +189,16 @@ class SetupScreen(Screen[TableSetup | None]):
         with Horizontal(id="setup-bar"):
             with Vertical(id="setup-status"):
                 yield Static("", id="setup-error")
-                yield Static("⚠ Two players: Poker Roulette is meant for 3 or more (allowed, "
-                             "it plays)", id="setup-warning")
-                yield Static("tab/shift+tab move · enter opens a list · space switches · "
-                             "esc back · ctrl+s start", id="setup-keys")
-            yield Button("Cancel", id="cancel")
-            yield Button("Start", id="start", variant="primary")
+                yield Static("⚠ " + _("Two players: Poker Roulette is meant for 3 or more "
+                                      "(allowed, it plays)"), id="setup-warning")
+                yield Static(_("tab/shift+tab move · enter opens a list · space switches · "
+                               "esc back · ctrl+s start"), id="setup-keys")
+            yield Button(_("Cancel"), id="cancel")
+            yield Button(_("Start"), id="start", variant="primary")
 
     def _preset_options(self) -> list[tuple[str, str]]:
-        return [(name if p.built_in else f"{name} (saved)", name) for name, p in self._presets.items()]
+        return [(name if p.built_in else _("{name} (saved)").format(name=name), name)
+                for name, p in self._presets.items()]
 
     @staticmethod
     def _slug(group: str) -> str:
@@ -203,7 +214,7 @@ class SetupScreen(Screen[TableSetup | None]):
                              allow_blank=False, compact=True, id=f"opt-{option}", classes="rule")
         elif kind is bool:
             control = Switch(value=value, id=f"opt-{option}", classes="rule")
-            self._onoff[option] = Static(YES_NO[value], classes="onoff")
+            self._onoff[option] = Static(_(YES_NO[value]), classes="onoff")
             extra.append(self._onoff[option])
         elif kind is int:
             control = Input(str(value), type="integer", compact=True, id=f"opt-{option}", classes="rule")
@@ -216,21 +227,21 @@ class SetupScreen(Screen[TableSetup | None]):
         row = Vertical(
             Horizontal(Static("▸", classes="marker"), Label(option_words(option), classes="name"),
                        control, *extra, classes="line"),
-            Static(OPTION_HELP.get(option, ""), classes="help"),
+            Static(_(OPTION_HELP.get(option, "")), classes="help"),
             classes="row", id=f"row-{option}")
         self._rows[option] = row
         return row
 
     def _seat_section(self) -> ComposeResult:
-        yield Static("Seats", classes="group")
+        yield Static(_("Seats"), classes="group")
         lo, hi = self._seat_range
         with Vertical(classes="row", id="row-seats"):
             with Horizontal(classes="line"):
                 yield Static("▸", classes="marker")
-                yield Label("Players", classes="name")
+                yield Label(_("Players"), classes="name")
                 yield Select(self._count_options(lo, hi), value=self._seat_count, allow_blank=False,
                              compact=True, id="seat-count")
-            yield Static("each seat is a person at this keyboard (hot-seat) or a bot of a level",
+            yield Static(_("each seat is a person at this keyboard (hot-seat) or a bot of a level"),
                          classes="help")
         with Vertical(id="seat-rows"):
             for i in range(self._seat_count):
@@ -239,27 +250,29 @@ class SetupScreen(Screen[TableSetup | None]):
         with Vertical(classes="row", id="row-seed"):
             with Horizontal(classes="line"):
                 yield Static("▸", classes="marker")
-                yield Label("Shuffle seed", classes="name")
+                yield Label(_("Shuffle seed"), classes="name")
                 seed = "" if self.initial.seed is None else str(self.initial.seed)
-                yield Input(seed, type="integer", compact=True, placeholder="blank = random",
+                yield Input(seed, type="integer", compact=True, placeholder=_("blank = random"),
                             id="seed")
-            yield Static("a number replays the same shuffles (for testing); blank for a fair game",
-                         classes="help")
+            yield Static(_("a number replays the same shuffles (for testing); blank for a fair "
+                           "game"), classes="help")
 
     def _seat_row(self, i: int) -> Widget:
         seat = self.seats[i]
-        kinds = [(_HUMAN, _HUMAN)] + [(f"bot: {level}", level) for level in LEVELS]
-        name = Input(seat.name, max_length=MAX_NAME, compact=True, placeholder="name",
+        kinds = [(_("human"), _HUMAN)] + [(_("bot: {level}").format(level=level), level)
+                                           for level in LEVELS]
+        name = Input(seat.name, max_length=MAX_NAME, compact=True, placeholder=_("name"),
                      id=f"seat-name-{i}", classes="seat-name")
         kind = Select(kinds, value=seat.bot or _HUMAN, allow_blank=False, compact=True,
                       id=f"seat-kind-{i}", classes="seat-kind")
         self._seat_controls[i] = (name, kind)
-        return Horizontal(Static("▸", classes="marker"), Label(f"Seat {i + 1}", classes="seat-label"),
+        return Horizontal(Static("▸", classes="marker"),
+                          Label(_("Seat {number}").format(number=i + 1), classes="seat-label"),
                           name, kind, classes="row line seat", id=f"seat-row-{i}")
 
     @staticmethod
     def _count_options(lo: int, hi: int) -> list[tuple[str, int]]:
-        return [(f"{n} players", n) for n in range(lo, hi + 1)]
+        return [(ngettext("{n} player", "{n} players", n).format(n=n), n) for n in range(lo, hi + 1)]
 
     def on_mount(self) -> None:
         self._update()
@@ -274,8 +287,10 @@ class SetupScreen(Screen[TableSetup | None]):
             if isinstance(control, Input) and kind is int:
                 text = control.value.strip()
                 if not re.fullmatch(r"[-+]?\d+", text):
-                    typed = f"you typed {text!r}" if text else "you typed nothing"
-                    return None, f"{option_words(option)} must be a whole number ({typed})", option
+                    typed = (_("you typed {text}").format(text=repr(text)) if text
+                             else _("you typed nothing"))
+                    return None, _("{option} must be a whole number ({typed})").format(
+                        option=option_words(option), typed=typed), option
                 values[option] = int(text)
             else:
                 values[option] = control.value  # type: ignore[attr-defined]
@@ -302,7 +317,8 @@ class SetupScreen(Screen[TableSetup | None]):
         if not text:
             return None, ""
         if not re.fullmatch(r"[-+]?\d+", text):
-            return None, f"the shuffle seed is a whole number or blank (got {text!r})"
+            return None, _("the shuffle seed is a whole number or blank (got {text})").format(
+                text=repr(text))
         return int(text), ""
 
     def _write_rules(self, rules: RuleSet) -> None:
@@ -343,15 +359,19 @@ class SetupScreen(Screen[TableSetup | None]):
             plain = words == str(value) or value == "drawn"  # (the help line says what drawn is)
             echo.update("" if plain else words[:1].lower() + words[1:])
         for option, label in self._onoff.items():
-            label.update(YES_NO[bool(self._controls[option].value)])  # type: ignore[attr-defined]
+            label.update(_(YES_NO[bool(self._controls[option].value)]))  # type: ignore[attr-defined]
         for group, heading in self._headings.items():
             unused = _unused_note(group, self.rules)
-            heading.update(f"{group} — {unused}" if unused else group)
+            heading.update(f"{_(group)} — {_(unused)}" if unused else _(group))
             heading.set_class(bool(unused), "-unused")
         preset = self._presets[self.preset]
         changed = changed_options(preset.rules, self.rules)
-        note = f"Changed: {names_words(changed)}" if changed else (
-            preset.note or ("the classic rules" if preset.built_in else "your own preset"))
+        if changed:
+            note = _("Changed: {options}").format(options=names_words(changed))
+        elif preset.note:
+            note = _(preset.note) if preset.built_in else preset.note
+        else:
+            note = _("the classic rules") if preset.built_in else _("your own preset")
         self.query_one("#preset-note", Static).update(note)
 
     def _fit_seat_range(self, rules: RuleSet) -> None:
@@ -472,7 +492,8 @@ class SetupScreen(Screen[TableSetup | None]):
         rules, problem, blame = self.read_rules()
         try:
             if rules is None:
-                raise PresetError(f"These rules cannot be saved yet: {problem}")
+                raise PresetError(_("These rules cannot be saved yet: {problem}").format(
+                    problem=problem))
             name = check_name(name_input.value)
             old = self._presets.get(self.preset)
             same = name.casefold() == self.preset.casefold() and old is not None
@@ -481,8 +502,8 @@ class SetupScreen(Screen[TableSetup | None]):
         except PresetError as exc:
             message = str(exc)
             if "already exists" in message:
-                message = (f"{message[:1].upper()}{message[1:]}: choose another name "
-                           "(or delete it: pokeroulette preset delete NAME)")
+                message = _("{problem}: choose another name (or delete it: pokeroulette preset "
+                            "delete NAME)").format(problem=message[:1].upper() + message[1:])
             said.update(f"⚠ {message}")
             said.add_class("-error")
             if rules is None and blame is not None:
@@ -498,8 +519,9 @@ class SetupScreen(Screen[TableSetup | None]):
         select = self.query_one("#preset", Select)
         select.set_options(self._preset_options())
         select.value = name
-        said.update(f"Saved the preset {name!r}: choose it here, on the start screen (p) or "
-                    f"with pokeroulette --preset {shlex.quote(name)}")
+        said.update(_("Saved the preset {name}: choose it here, on the start screen (p) or with "
+                      "pokeroulette --preset {argument}").format(name=repr(name),
+                                                                  argument=shlex.quote(name)))
         said.remove_class("-error")
         self._update()
 
@@ -510,27 +532,73 @@ class SetupScreen(Screen[TableSetup | None]):
 
         config = app_config(self.app)
         current = speed_name(config.delay)
-        speeds = [(f"{name} ({SPEEDS[name]:g} s)", name) for name in SPEEDS]
+        speeds = [(_("{speed} ({seconds:g} s)").format(speed=_(SPEED_WORDS.get(name, name)),
+                                                       seconds=SPEEDS[name]), name)
+                  for name in SPEEDS]
         if current not in SPEEDS:  # a pause set by hand in settings.json: kept unless changed
             speeds.append((current, "as set"))
-        yield Static("At this terminal", classes="group")
+        yield Static(_("At this terminal"), classes="group")
+        yield from self._language_row()
         with Vertical(classes="row", id="row-speed"):
             with Horizontal(classes="line"):
                 yield Static("▸", classes="marker")
-                yield Label("Speed", classes="name")
+                yield Label(_("Speed"), classes="name")
                 yield Select(speeds, value=current if current in SPEEDS else "as set",
                              allow_blank=False, compact=True, id="speed")
-            yield Static("the pause between the dealer's and the bots' steps (v at the table "
-                         "changes it); a hand's result waits for Enter at every speed",
+            yield Static(_("the pause between the dealer's and the bots' steps (v at the table "
+                           "changes it); a hand's result waits for Enter at every speed"),
                          classes="help")
         yield from self._setting_switch(
-            "auto-cut", "Auto cut", config.auto_cut,
-            "your cut is made for you at a random place (five-card draw, tables at this "
-            "terminal)")
+            "auto-cut", _("Auto cut"), config.auto_cut,
+            _("your cut is made for you at a random place (five-card draw, tables at this "
+              "terminal)"))
         yield from self._setting_switch(
-            "hints", "Hints", config.hints,
-            "i at the table shows your odds, from your own cards only (a network table: if "
-            "its host allows hints)")
+            "hints", _("Hints"), config.hints,
+            _("i at the table shows your odds, from your own cards only (a network table: if "
+              "its host allows hints)"))
+
+    def _language_row(self) -> ComposeResult:
+        """The game's language at this terminal (``AppConfig.language``): it changes at once,
+        like ``g`` on the start screen, and stays chosen whether or not the table starts."""
+        with Vertical(classes="row", id="row-language"):
+            with Horizontal(classes="line"):
+                yield Static("▸", classes="marker")
+                yield Label(_("Language"), classes="name")
+                yield Select([(words, code) for code, words in LANGUAGES.items()],
+                             value=language(), allow_blank=False, compact=True, id="language")
+            yield Static(_("the game's words at this terminal; they change at once (g on the "
+                           "start screen too)"), classes="help")
+
+    @on(Select.Changed, "#language")
+    def _language_chosen(self, event: Select.Changed) -> None:
+        code = str(event.value)
+        switch = getattr(self.app, "switch_language", None)
+        if code in LANGUAGES and code != language() and switch is not None:
+            switch(code)  # saved in the settings; every screen says its words again
+
+    async def retranslate(self) -> None:
+        """Say everything again in the language just chosen, keeping what was typed and
+        chosen (the controls' values), the focus and the scroll position."""
+        values = {w.id: w.value for w in self.query("Input, Select, Switch") if w.id}
+        focused = self.focused.id if self.focused is not None else None
+        scroll = self.query_one("#setup-body").scroll_y
+        for made in (self._controls, self._rows, self._onoff, self._echo, self._seat_controls,
+                     self._headings):
+            made.clear()
+        await self.recompose()
+        for widget in self.query("Input, Select, Switch"):
+            value = values.get(widget.id, widget.value)
+            if widget.value != value:
+                try:
+                    widget.value = value
+                except InvalidSelectValueError:  # a choice no longer offered: the new default
+                    pass
+        self._update()
+        if focused is not None:
+            for widget in self.query(f"#{focused}"):
+                widget.focus(scroll_visible=False)
+        body = self.query_one("#setup-body")
+        self.call_after_refresh(lambda: body.scroll_to(y=scroll, animate=False))
 
     def _setting_switch(self, key: str, label: str, value: bool, help: str) -> ComposeResult:
         """A yes/no setting of this terminal: row ``row-KEY``, switch ``KEY``, its words
@@ -540,12 +608,12 @@ class SetupScreen(Screen[TableSetup | None]):
                 yield Static("▸", classes="marker")
                 yield Label(label, classes="name")
                 yield Switch(value=value, id=key)
-                yield Static(YES_NO[value], classes="onoff", id=f"{key}-onoff")
+                yield Static(_(YES_NO[value]), classes="onoff", id=f"{key}-onoff")
             yield Static(help, classes="help")
 
     @on(Switch.Changed, "#auto-cut, #hints")
     def _setting_switched(self, event: Switch.Changed) -> None:
-        self.query_one(f"#{event.switch.id}-onoff", Static).update(YES_NO[event.value])
+        self.query_one(f"#{event.switch.id}-onoff", Static).update(_(YES_NO[event.value]))
 
     def _keep_pace_settings(self) -> None:
         """Remember the speed, the auto cut and the hints chosen here (the app's settings)."""

@@ -35,6 +35,12 @@ if TYPE_CHECKING:  # the session (and the engine) load when a table is dealt or 
     from pokeroulette_tui.session import Session
 
 
+A_NEW_TABLE = N_("A new table")
+YOUR_TABLE = N_("Your table")
+YOUR_LAST_TABLE = N_("Your last table")
+"""Where the table shown comes from (the heading above its players)."""
+
+
 class StartScreen(Screen[None]):
     """Offers the autosaved game if there is one; otherwise shows the table Enter deals.
 
@@ -43,17 +49,17 @@ class StartScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("enter", "primary", "Deal", show=False),
-        Binding("r", "resume", "Resume"),
-        Binding("n", "new_game", "New game"),
-        Binding("s", "setup", "Set up"),
-        Binding("p", "preset", "Preset"),
-        Binding("d", "default_table", "Default table"),
-        Binding("t", "stats", "Stats"),
-        Binding("l", "tutorial", "Tutorial"),
-        Binding("c", "casino", "Casino"),
+        Binding("enter", "primary", N_("Deal"), show=False),
+        Binding("r", "resume", N_("Resume")),
+        Binding("n", "new_game", N_("New game")),
+        Binding("s", "setup", N_("Set up")),
+        Binding("p", "preset", N_("Preset")),
+        Binding("d", "default_table", N_("Default table")),
+        Binding("t", "stats", N_("Stats")),
+        Binding("l", "tutorial", N_("Tutorial")),
+        Binding("c", "casino", N_("Casino")),
         Binding("g", "app.next_language", N_("Language"), show=False),  # said under the title
-        Binding("q", "quit", "Quit"),
+        Binding("q", "quit", N_("Quit")),
     ]
 
     DEFAULT_CSS = """
@@ -75,36 +81,36 @@ class StartScreen(Screen[None]):
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.setup = TableSetup.default()
-        self.origin = "A new table"
+        self.origin = A_NEW_TABLE  # (English, marked: said with _() where shown)
         self.saved = Autosave()
         self.mode = "new"          # "resume" (a saved game is offered) or "new"
-        self.notice = ""
+        self._notice: Callable[[], str] = str  # says the notice in the language of the moment
         self._playing = False      # a table was opened from here; look at the autosave again after
         self._default: TableSetup | None = None   # TableSetup.default(), made once
         self._preload: TablePreload | None = None
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="start-body", can_focus=False):
-            yield Static("♠ ♥  Poker Roulette  ♦ ♣", id="start-title")
+            yield Static("♠ ♥  " + _("Poker Roulette") + "  ♦ ♣", id="start-title")
             yield Static(_("Language: {name} (g changes it)").format(name=LANGUAGES[language()]),
                          id="start-language")
             yield Static("", id="start-notice")
-            yield Static("New here? Press l for a tutorial: a prepared hand of Poker Roulette "
-                         "or five-card draw, step by step.", id="tutorial-offer")
+            yield Static(_("New here? Press l for a tutorial: a prepared hand of Poker Roulette "
+                           "or five-card draw, step by step."), id="tutorial-offer")
             with Vertical(id="resume-box"):
-                yield Static("A game is in progress", classes="heading")
+                yield Static(_("A game is in progress"), classes="heading")
                 yield Static("", id="resume-info")
                 with Horizontal(classes="buttons"):
-                    yield PlainButton("Resume (Enter)", id="resume", variant="primary")
-                    yield PlainButton("New game (n)", id="new-game")
+                    yield PlainButton(_("Resume (Enter)"), id="resume", variant="primary")
+                    yield PlainButton(_("New game (n)"), id="new-game")
             with Vertical(id="new-box"):
                 yield Static("", id="table-heading", classes="heading")
                 yield Static("", id="table-seats")
                 with Horizontal(classes="buttons"):
-                    yield PlainButton("Deal (Enter)", id="deal", variant="primary")
-                    yield PlainButton("Set up the table (s)", id="setup")
-                    yield PlainButton("Preset (p)", id="preset")
-                    yield PlainButton("Quit (q)", id="quit")
+                    yield PlainButton(_("Deal (Enter)"), id="deal", variant="primary")
+                    yield PlainButton(_("Set up the table (s)"), id="setup")
+                    yield PlainButton(_("Preset (p)"), id="preset")
+                    yield PlainButton(_("Quit (q)"), id="quit")
                 yield Static("", id="table-rules-title")
                 yield Static("", id="table-rules")
         yield TidyFooter()
@@ -113,11 +119,11 @@ class StartScreen(Screen[None]):
         config = app_config(self.app)
         launch, config.launch = config.launch, LaunchOptions()  # the command line counts once
         if launch.setup is not None:
-            self.setup, self.origin = launch.setup, "Your table"
+            self.setup, self.origin = launch.setup, YOUR_TABLE
         else:
             remembered = remembered_setup(config)
             if remembered is not None:
-                self.setup, self.origin = remembered, "Your last table"
+                self.setup, self.origin = remembered, YOUR_LAST_TABLE
         self._look_for_save(offer=not launch.new)
         self._show()
         if launch.open_setup:
@@ -132,6 +138,16 @@ class StartScreen(Screen[None]):
         await self.recompose()
         self.query_one("#tutorial-offer").display = offering
         self._show()
+
+    @property
+    def notice(self) -> str:
+        """The warning above the table (a save that could not be read, a table that cannot
+        be dealt), in the language of the moment; "" for none."""
+        return self._notice()
+
+    @notice.setter
+    def notice(self, text: str) -> None:
+        self._notice = lambda: text
 
     def _start_preload(self) -> None:
         if self._preload is None:
@@ -153,10 +169,15 @@ class StartScreen(Screen[None]):
     def _look_for_save(self, *, offer: bool) -> None:
         self.saved = read_autosave() if offer else Autosave()
         if self.saved.problem:
-            where = (f"It was kept as {self.saved.kept_as}." if self.saved.kept_as
-                     else "It could not be moved aside.")
-            self.notice = f"The saved game could not be read, so a new game starts. {where}\n" \
-                          f"Reason: {self.saved.problem}"
+            kept_as, problem = self.saved.kept_as, self.saved.problem
+
+            def notice() -> str:
+                where = (_("It was kept as {path}.").format(path=kept_as) if kept_as
+                         else _("It could not be moved aside."))
+                return (_("The saved game could not be read, so a new game starts. {where}")
+                        .format(where=where) + "\n"
+                        + _("Reason: {problem}").format(problem=problem))
+            self._notice = notice
         self.mode = "resume" if self.saved.table is not None else "new"
 
     def _show(self) -> None:
@@ -168,8 +189,8 @@ class StartScreen(Screen[None]):
         self.query_one("#new-box").display = not resuming
         if resuming and self.saved.table is not None:
             self.query_one("#resume-info", Static).update(
-                f"Resume the game in progress ({describe_save(self.saved.table)}), "
-                "or start a new game (it replaces the saved one once dealt).")
+                _("Resume the game in progress ({game}), or start a new game (it replaces the "
+                  "saved one once dealt).").format(game=describe_save(self.saved.table)))
             self.query_one("#resume", Button).focus()
         else:
             self._show_table()
@@ -178,12 +199,13 @@ class StartScreen(Screen[None]):
 
     def _show_table(self) -> None:
         setup = self.setup
-        self.query_one("#table-heading", Static).update(f"{self.origin}")
-        seed = f"\nFixed shuffle: seed {setup.seed}." if setup.seed is not None else ""
+        self.query_one("#table-heading", Static).update(_(self.origin))
+        seed = ("\n" + _("Fixed shuffle: seed {seed}.").format(seed=setup.seed)
+                if setup.seed is not None else "")
         self.query_one("#table-seats", Static).update(
-            f"Players: {describe_seats(setup)}.{seed}")
+            _("Players: {players}.").format(players=describe_seats(setup)) + seed)
         self.query_one("#table-rules-title", Static).update(
-            f"The agreed rules: {preset_label(setup)}")
+            _("The agreed rules: {preset}").format(preset=preset_label(setup)))
         self.query_one("#table-rules", Static).update(
             "\n".join(f"• {line}" for line in setup.rules.describe()))
 
@@ -192,7 +214,7 @@ class StartScreen(Screen[None]):
         the app opened no screen over this one)."""
         open_table = getattr(self.app, "open_table", None)
         if open_table is None:  # pragma: no cover - every app of this package has one
-            self.notify("This app cannot open a table.", severity="error")
+            self.notify(_("This app cannot open a table."), severity="error")
             return
         self._playing = True
         open_table(session)
@@ -232,7 +254,7 @@ class StartScreen(Screen[None]):
     def _setup_done(self, result: TableSetup | None) -> None:
         if result is None:
             return
-        self.setup, self.origin, self.mode = result, "Your table", "new"
+        self.setup, self.origin, self.mode = result, YOUR_TABLE, "new"
         remember(app_config(self.app), result)
         self._show()
 
@@ -240,13 +262,14 @@ class StartScreen(Screen[None]):
         found = find_preset(name) if name else None
         if found is None:
             if name:
-                self.notify(f"The preset {name!r} cannot be read any more.", severity="error")
+                self.notify(_("The preset {name} cannot be read any more.").format(name=repr(name)),
+                            severity="error")
             return
         seats = self.setup.seats
         if check_seats(found.rules, seats):  # these seats do not fit its rules: the default ones
             seats = TableSetup.default(found.rules).seats
         self.setup = TableSetup(rules=found.rules, seats=seats, preset=found.name, seed=self.setup.seed)
-        self.origin, self.mode = "Your table", "new"
+        self.origin, self.mode = YOUR_TABLE, "new"
         remember(app_config(self.app), self.setup)
         self._show()
 
@@ -284,13 +307,14 @@ class StartScreen(Screen[None]):
         self._show()
 
     def action_default_table(self) -> None:
-        self.setup, self.origin = TableSetup.default(), "A new table"
+        self.setup, self.origin = TableSetup.default(), A_NEW_TABLE
         self._show()
 
     def action_deal(self) -> None:
         problem = self.setup.problem()
         if problem:
-            self.notice = f"This table cannot be dealt: {problem}. Press s to set it up."
+            self._notice = lambda: _("This table cannot be dealt: {problem}. Press s to set it "
+                                     "up.").format(problem=problem)
             self._show()
             return
         config = app_config(self.app)
@@ -299,7 +323,8 @@ class StartScreen(Screen[None]):
         try:
             session = new_session(setup, config, save_now=False)
         except ValueError as exc:  # RuleError: the checks above should have caught it
-            self.notice = f"This table cannot be dealt: {exc}"
+            reason = str(exc)
+            self._notice = lambda: _("This table cannot be dealt: {problem}").format(problem=reason)
             self._show()
             return
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,22 +13,67 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Sparkline, Static
 
+from pokeroulette_tui.engine.i18n import N_, _, language, ngettext, pgettext
 from pokeroulette_tui.engine.stats import HandRecord, PlayerStats
 from pokeroulette_tui.engine.stats_report import COLUMNS, percent, rows, symbols
 from pokeroulette_tui.engine.stats_store import StatsStore
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 
+def column_heading(field: str, heading: str) -> str:
+    """The heading of a :data:`COLUMNS` count in this screen's narrow table, in the player's
+    language (two short lines; its own words, as the table must fit 80 columns)."""
+    words = {
+        "games": pgettext("statistics column", "games"),
+        "wins": pgettext("statistics column", "games\nwon"),
+        "hands": pgettext("statistics column", "hands"),
+        "hands_won": pgettext("statistics column", "hands\nwon"),
+        "showdowns": pgettext("statistics column", "showdowns\nreached"),
+        "showdowns_won": pgettext("statistics column", "showdowns\nwon"),
+        "tokens_lost": pgettext("statistics column", "tokens\nlost"),
+    }
+    return words.get(field, _(heading))
+
+
+def group_words(group: str) -> str:
+    """A row's ``variant · preset`` (identifiers, as recorded), or the total's word."""
+    return pgettext("statistics total", "all") if group == "all" else group
+
+
+def hand_words(name: str, category: str, cards: Iterable[str]) -> str:
+    """A recorded hand in the player's language. The record keeps the words said when it was
+    played (English, say); in another language the hand is described again from its cards
+    (from its category alone should they say something else). English: as recorded.
+
+    >>> hand_words("pair of sevens", "PAIR", ["7s", "7h"])
+    'pair of sevens'
+    """
+    if language() == "en":
+        return name
+    from pokeroulette_tui.engine.cards import parse_card
+    from pokeroulette_tui.engine.hands import Category, category_words, evaluate
+
+    try:
+        value = evaluate([parse_card(c) for c in cards])
+        if value.category.name == category:
+            return value.describe()
+        return category_words(Category[category])
+    except (KeyError, ValueError):  # a record of another version: its own words
+        return name
+
+
 def counts_table(stats: PlayerStats) -> RichTable:
     """Games, wins, hands, pots, showdowns reached and won, tokens lost: a row per variant
     and preset, and the total."""
     table = RichTable(box=None, pad_edge=False, show_edge=False, header_style="bold")
-    table.add_column("variant · preset", no_wrap=True, overflow="ellipsis", max_width=26)
-    for _, heading in COLUMNS:
-        table.add_column(heading, justify="right", no_wrap=True)
-    for group, t in rows(stats):
-        table.add_row(group, *(str(getattr(t, f)) for f, _ in COLUMNS),
-                      style="bold" if group == "all" else "")
+    table.add_column(_("variant · preset"), no_wrap=True, overflow="ellipsis", max_width=26)
+    for field, heading in COLUMNS:
+        table.add_column(column_heading(field, heading), justify="right", no_wrap=True)
+    counted = rows(stats)
+    for i, (group, t) in enumerate(counted):
+        total = len(counted) > 1 and i == len(counted) - 1  # (rows() puts the total last)
+        table.add_row(group_words(group), *(str(getattr(t, f)) for f, _heading in COLUMNS),
+                      style="bold" if total else "")
     return table
 
 
@@ -34,18 +81,22 @@ def best_text(stats: PlayerStats, *, four_color: bool = False) -> Text:
     """The best hand shown: its name, its cards (with suit symbols), when and where."""
     b = stats.best
     if b is None:
-        return Text("Best hand: none shown at a showdown yet", style="italic")
+        return Text(_("Best hand: none shown at a showdown yet"), style="italic")
     when = b.at[:16].replace("T", " ")
-    return Text.assemble(("Best hand  ", "bold"), (b.name, "bold"), "  ", symbols(b.cards),
-                         "\n", (f"           {when} · {b.group}", "italic"))
+    label = _("Best hand") + "  "
+    return Text.assemble((label, "bold"), (hand_words(b.name, b.category, b.cards), "bold"),
+                         "  ", symbols(b.cards),
+                         "\n", (" " * len(label) + f"{when} · {group_words(b.group)}", "italic"))
 
 
 def chips_caption(stats: PlayerStats) -> Text:
-    chips = [c for _, c in stats.series]
+    chips = [c for _at, c in stats.series]
     if not chips:
-        return Text("Chips over time: no hands with chips yet", style="italic")
-    return Text.assemble(("Chips after each hand", "bold"), f", the last {len(chips)}: "
-                         f"low {min(chips)} · high {max(chips)} · now {chips[-1]}")
+        return Text(_("Chips over time: no hands with chips yet"), style="italic")
+    return Text.assemble((_("Chips after each hand"), "bold"), ", " + ngettext(
+        "the last {n}: low {low} · high {high} · now {now}",
+        "the last {n}: low {low} · high {high} · now {now}", len(chips)).format(
+        n=len(chips), low=min(chips), high=max(chips), now=chips[-1]))
 
 
 RECENT = 14
@@ -55,18 +106,23 @@ RECENT = 14
 def recent_table(hands: list[HandRecord]) -> RichTable:
     """The last hands, newest first: when, the game, won or lost, the hand shown, chips after."""
     table = RichTable(box=None, pad_edge=False, show_edge=False, header_style="bold",
-                      title="Recent hands", title_justify="left", title_style="bold")
-    for heading in ("when", "variant · preset", "hand", "result", "your hand", "after"):
+                      title=_("Recent hands"), title_justify="left", title_style="bold")
+    for heading, right in ((_("when"), False), (_("variant · preset"), False),
+                           (pgettext("column: the hand's number", "hand"), True),
+                           (_("result"), False), (_("your hand"), False), (_("after"), True)):
         table.add_column(heading, no_wrap=True, overflow="ellipsis",
-                         justify="right" if heading in ("hand", "after") else "left")
+                         justify="right" if right else "left")
     for rec in reversed(hands):
         shown = rec.result.hand(rec.seat) if rec.showdown else None
-        mine = (Text.assemble(shown.name, "  ", (symbols(c.text for c in shown.cards), "dim"))
-                if shown is not None else Text("no showdown", style="italic"))
-        after = (f"{rec.chips} chips" if rec.chips is not None
-                 else f"{rec.tokens} token{'' if rec.tokens == 1 else 's'}")
-        table.add_row(rec.at[:16].replace("T", " "), rec.group, str(rec.hand_no),
-                      Text("won", style="bold") if rec.won else Text("lost"), mine, after)
+        mine = (Text.assemble(hand_words(shown.name, shown.category, [c.text for c in shown.cards]),
+                              "  ", (symbols(c.text for c in shown.cards), "dim"))
+                if shown is not None else Text(_("no showdown"), style="italic"))
+        after = (ngettext("{n} chip", "{n} chips", rec.chips).format(n=rec.chips)
+                 if rec.chips is not None
+                 else ngettext("{n} token", "{n} tokens", rec.tokens).format(n=rec.tokens))
+        table.add_row(rec.at[:16].replace("T", " "), group_words(rec.group), str(rec.hand_no),
+                      Text(pgettext("hand result", "won"), style="bold") if rec.won
+                      else Text(pgettext("hand result", "lost")), mine, after)
     return table
 
 
@@ -74,9 +130,9 @@ class StatsScreen(Screen[None]):
     """One player's statistics; ← → for the other players recorded at this terminal."""
 
     BINDINGS = [
-        Binding("left", "step(-1)", "Previous player"),
-        Binding("right", "step(1)", "Next player"),
-        Binding("escape,q,t", "close", "Back"),
+        Binding("left", "step(-1)", N_("Previous player")),
+        Binding("right", "step(1)", N_("Next player")),
+        Binding("escape,q,t", "close", N_("Back")),
     ]
 
     DEFAULT_CSS = """
@@ -142,29 +198,33 @@ class StatsScreen(Screen[None]):
     def _show(self) -> None:
         notice = self.query_one("#stats-notice", Static)
         if not self.players:
-            self.query_one("#stats-title", Static).update("Statistics")
-            notice.update(Text("No games recorded yet: statistics are kept for the people who "
-                               "play at this terminal, from their first finished hand on."))
+            self.query_one("#stats-title", Static).update(_("Statistics"))
+            notice.update(Text(_("No games recorded yet: statistics are kept for the people who "
+                                 "play at this terminal, from their first finished hand on.")))
             self.query_one("#chips-box").display = False
             return
         player = self.players[self.index]
         stats, hands = self.stats(player)
         count = len(self.players)
-        more = f"   ← → {self.index + 1} of {count} players" if count > 1 else ""
+        more = ("   ← → " + _("{number} of {count} players").format(number=self.index + 1,
+                                                                   count=count)
+                if count > 1 else "")
         self.query_one("#stats-title", Static).update(
-            Text.assemble(("Statistics · ", "bold"), (player, "bold"), (more, "dim")))
+            Text.assemble((_("Statistics") + " · ", "bold"), (player, "bold"), (more, "dim")))
         notice.update(Text("\n".join(self.store.problems)))
         notice.display = bool(self.store.problems)
         self.query_one("#chips-caption", Static).update(chips_caption(stats))
         spark = self.query_one("#chips", Sparkline)
-        spark.data = [float(c) for _, c in stats.series]
+        spark.data = [float(c) for _at, c in stats.series]
         spark.display = bool(stats.series)
         self.query_one("#counts", Static).update(counts_table(stats))
         total = stats.tally()
         self.query_one("#rates", Static).update(Text(
-            f"Games won {percent(total.wins, total.finished)} of {total.finished} finished · "
-            f"showdowns won {percent(total.showdowns_won, total.showdowns)} · "
-            f"hands won {percent(total.hands_won, total.hands)}", style="italic"))
+            _("Games won {games} of {finished} finished · showdowns won {showdowns} · "
+              "hands won {hands}").format(
+                games=percent(total.wins, total.finished), finished=total.finished,
+                showdowns=percent(total.showdowns_won, total.showdowns),
+                hands=percent(total.hands_won, total.hands)), style="italic"))
         self.query_one("#best", Static).update(best_text(stats))
         self.query_one("#recent", Static).update(recent_table(hands) if hands else "")
 

@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from pokeroulette_tui.engine.actions import Action
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.ui.config import login_name
 from pokeroulette_tui.ui.screens.table import WIDE, TableScreen
 from pokeroulette_tui.ui.tutorial import (TUTORIALS, TutorialSession, read_progress,
@@ -42,10 +43,10 @@ def notes_text(session: TutorialSession, hint: str = "") -> Text:
     ▸ Enter: Bo deals
     """
     note = session.note
-    text = Text(note.text)
-    text.append("\n▸ " + note.keys, style="bold")
+    text = Text(_(note.text))
+    text.append("\n▸ " + _(note.keys), style="bold")
     if hint:
-        text.append(f"\n{hint} Esc leaves; the tutorial carries on here next time.",
+        text.append(f"\n{hint} " + _("Esc leaves; the tutorial carries on here next time."),
                     style="italic")
     return text
 
@@ -69,7 +70,8 @@ class TutorialNotes(Static):
 
     def show(self, session: TutorialSession, hint: str = "") -> None:
         self.hint = hint
-        self.border_title = f"Tutorial · step {session.step + 1} of {session.steps}"
+        self.border_title = _("Tutorial · step {step} of {steps}").format(step=session.step + 1,
+                                                                           steps=session.steps)
         self.update(notes_text(session, hint))
 
 
@@ -77,10 +79,10 @@ class TutorialScreen(TableScreen):
     """A tutorial at the table: the notes where the log is, the step's keys and no others."""
 
     BINDINGS = [  # (a key bound here loses the table's bindings of it: Enter's come again)
-        Binding("enter", "draw", "Draw"),
-        Binding("enter", "cut", "Cut"),
-        Binding("enter,space", "tutorial_next", "Go on", key_display="⏎"),
-        Binding("escape,q", "tutorial_leave", "Leave", priority=True),
+        Binding("enter", "draw", N_("Draw")),
+        Binding("enter", "cut", N_("Cut")),
+        Binding("enter,space", "tutorial_next", N_("Go on"), key_display="⏎"),
+        Binding("escape,q", "tutorial_leave", N_("Leave"), priority=True),
     ]
     # Layout of this screen only (the table's own is styles/app.tcss): the notes take the
     # log's place beside the centre at 80×24 (see place_notes); from 120 columns the log is
@@ -104,9 +106,10 @@ class TutorialScreen(TableScreen):
         self.show_note()
         if self.tutorial.step:
             again = (f"pokeroulette tutorial {self.tutorial.name} --restart"
-                     if self.exit_on_leave else "l, then R or D")
-            self.notify(f"Carrying on at step {self.tutorial.step + 1} of {self.tutorial.steps} "
-                        f"({again} starts again).", title="Tutorial", markup=False, timeout=3)
+                     if self.exit_on_leave else _("l, then R or D"))
+            self.notify(_("Carrying on at step {step} of {steps} ({again} starts again).").format(
+                            step=self.tutorial.step + 1, steps=self.tutorial.steps, again=again),
+                        title=_("Tutorial"), markup=False, timeout=3)
 
     def refresh_view(self) -> None:
         super().refresh_view()
@@ -150,7 +153,7 @@ class TutorialScreen(TableScreen):
             return  # the app's own keys (theme, colours, quit)
         event.stop()
         event.prevent_default()
-        self.hint(self.tutorial.note.hint)
+        self.hint(_(self.tutorial.note.hint))
 
     def hint(self, text: str) -> None:
         """Say which key this step wants, in the notes (no toast over the cards)."""
@@ -186,7 +189,7 @@ class TutorialScreen(TableScreen):
             return
         self.last_result = HandResult.from_events(past[-1], pub, pub.result)
         self.app.push_screen(ShowdownScreen(self.last_result, four_color=self._four(),
-                                            prompt="Enter: back to the tutorial"))
+                                            prompt=_("Enter: back to the tutorial")))
         if "last_hand" in self.tutorial.note.actions:
             self.tutorial._next()
             self.show_note()
@@ -220,8 +223,10 @@ def farewell_text(tutorial: TutorialSession) -> str:
     """
     if tutorial.finished:
         return ""
-    return (f"The {TUTORIALS[tutorial.name]} tutorial stopped at step {tutorial.step + 1} of "
-            f"{tutorial.steps}: pokeroulette tutorial {tutorial.name} carries on there.")
+    return _("The {game} tutorial stopped at step {step} of {steps}: pokeroulette tutorial "
+             "{name} carries on there.").format(game=_(TUTORIALS[tutorial.name]),
+                                                step=tutorial.step + 1, steps=tutorial.steps,
+                                                name=tutorial.name)
 
 
 def start_tutorial(name: str, *, restart: bool = False) -> TutorialSession:
@@ -244,24 +249,24 @@ class TutorialChoice(ModalScreen[str | None]):
     """Which tutorial: dismissed with its name (``"!name"`` to start it again), or None."""
 
     BINDINGS = [
-        Binding("r", "choose('roulette')", "Poker Roulette"),
-        Binding("d", "choose('draw')", "Five-card draw"),
-        Binding("R", "choose('!roulette')", "Roulette again", show=False),
-        Binding("D", "choose('!draw')", "Draw again", show=False),
-        Binding("escape", "choose('')", "Back"),
+        Binding("r", "choose('roulette')", N_("Poker Roulette")),
+        Binding("d", "choose('draw')", N_("Five-card draw")),
+        Binding("R", "choose('!roulette')", N_("Roulette again"), show=False),
+        Binding("D", "choose('!draw')", N_("Draw again"), show=False),
+        Binding("escape", "choose('')", N_("Back")),
     ]
 
     def compose(self) -> ComposeResult:
         progress = read_progress()
-        text = Text("Tutorials: a prepared hand, step by step\n\n", style="bold")
+        text = Text(_("Tutorials: a prepared hand, step by step") + "\n\n", style="bold")
         for key, name in (("r", "roulette"), ("d", "draw")):
             text.append(f"{key}", style="bold reverse")
-            text.append(f" {TUTORIALS[name]}")
+            text.append(f" {_(TUTORIALS[name])}")
             if name in progress:
-                text.append(f" (carries on at step {progress[name] + 1}; "
-                            f"{key.upper()} starts again)", style="italic")
+                text.append(" " + _("(carries on at step {step}; {key} starts again)").format(
+                    step=progress[name] + 1, key=key.upper()), style="italic")
             text.append("\n")
-        text.append("\nEsc or q leaves a tutorial; it carries on there next time.",
+        text.append("\n" + _("Esc or q leaves a tutorial; it carries on there next time."),
                     style="italic")
         with Vertical(classes="dialog"):
             yield Static(text, id="tutorial-choice")

@@ -16,6 +16,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 from textual.worker import get_current_worker
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui import hints as hints_module
 from pokeroulette_tui.ui.hints import Estimate, beats_text, can_hint, estimates, hints_text
@@ -143,8 +144,8 @@ class HintsPanel(VerticalScroll, can_focus=False):
         pub = self.public
         if self.wide and pub is not None:
             card = Text()
-            card.append("What beats what", style="bold")
-            card.append(" (w: the whole card)\n", style="dim")
+            card.append(_("What beats what"), style="bold")
+            card.append(" " + _("(w: the whole card)") + "\n", style="dim")
             card.append_text(beats_text(pub.rules, pub.suit_order, chain=True))
             beats.update(card)
             beats.display = True
