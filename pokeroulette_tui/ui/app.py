@@ -9,7 +9,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
-from pokeroulette_tui.engine.i18n import LANGUAGES, _, language, set_language
+from pokeroulette_tui.engine.i18n import LANGUAGES, N_, _, language, set_language
 from pokeroulette_tui.ui.styles import css_paths, theme_path
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
@@ -23,10 +23,12 @@ TEXTUAL_THEMES = {"dark": "textual-dark", "light": "textual-light"}
 class PlaceholderStart(Screen[None]):
     """Shown when the start screen is not part of this build."""
 
-    BINDINGS = [Binding("q", "app.quit", "Quit")]
+    BINDINGS = [Binding("q", "app.quit", N_("Quit"))]
 
     def compose(self) -> ComposeResult:
-        yield Static("Poker Roulette\n\nStart a table with: pokeroulette play --help", id="placeholder")
+        yield Static(_("Poker Roulette") + "\n\n"
+                     + _("Start a table with: {command}").format(command="pokeroulette play --help"),
+                     id="placeholder")
         yield TidyFooter()
 
 
@@ -37,11 +39,11 @@ def farewell_for(session: object) -> str:
     if table is None or path is None:
         return ""
     if table.state.game_over:
-        return "The game is over. Run pokeroulette to deal a new one."
+        return _("The game is over. Run pokeroulette to deal a new one.")
     if table.save_error:
-        return f"Your game could NOT be saved: {table.save_error}"
-    return (f"Your game is saved ({path}). Run pokeroulette and press Enter to carry on "
-            "where you left off.")
+        return _("Your game could NOT be saved: {problem}").format(problem=table.save_error)
+    return _("Your game is saved ({path}). Run pokeroulette and press Enter to carry on "
+             "where you left off.").format(path=path)
 
 
 class PokerApp(App[None]):
@@ -52,9 +54,9 @@ class PokerApp(App[None]):
     # every screen (dialogs too) gets the class -wide from 120 columns on
     HORIZONTAL_BREAKPOINTS = [(120, "-wide")]
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
-        Binding("ctrl+t", "toggle_theme", "Theme", show=False),
-        Binding("ctrl+k", "toggle_four_color", "Four colours", show=False),
+        Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
+        Binding("ctrl+t", "toggle_theme", N_("Theme"), show=False),
+        Binding("ctrl+k", "toggle_four_color", N_("Four colours"), show=False),
     ]
 
     def __init__(self, config: AppConfig, session: Session | None = None) -> None:
@@ -153,7 +155,7 @@ class PokerApp(App[None]):
             refresh = getattr(screen, "refresh_view", None)
             if callable(refresh) and getattr(screen, "session", None) is not None:
                 refresh()
-        self.notify("Four-colour deck " + ("on" if self.four_color else "off"))
+        self.notify(_("Four-colour deck on") if self.four_color else _("Four-colour deck off"))
 
     def switch_language(self, code: str) -> None:
         """Speak ``code`` from now on, remember it, and say every screen's words again: each

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pokeroulette_tui.bots import LEVELS
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.ui.config import (
@@ -48,16 +49,22 @@ def launch_options(args: argparse.Namespace, rules: RuleSet, config: AppConfig) 
         setup.rules, setup.preset = rules, preset_name
     rules = setup.rules
     if bot is not None and bot not in LEVELS:
-        raise CliError(f"unknown bot level {bot!r} for --bot (choose {', '.join(LEVELS)})")
+        raise CliError(_("unknown bot level {level} for --bot (choose {levels})").format(
+            level=repr(bot), levels=", ".join(LEVELS)))
     lo, hi = rules.min_players, rules.max_players
     if players is not None and not lo <= players <= hi:
-        hint = "; --rule min_players=2 allows 2" if players == 2 and lo > 2 else ""
-        raise CliError(f"--players must be between {lo} and {hi} for these rules (got {players}){hint}")
+        if players == 2 and lo > 2:
+            raise CliError(_("--players must be between {lo} and {hi} for these rules (got {n}); "
+                             "--rule min_players=2 allows 2").format(lo=lo, hi=hi, n=players))
+        raise CliError(_("--players must be between {lo} and {hi} for these rules (got {n})")
+                       .format(lo=lo, hi=hi, n=players))
     if humans is not None:
         top = players if players is not None else hi
         if not 0 <= humans <= top:
-            what = "the number of players" if players is not None else "the most these rules seat"
-            raise CliError(f"--humans must be between 0 and {top}, {what} (got {humans})")
+            what = (_("--humans must be between 0 and {top}, the number of players (got {n})")
+                    if players is not None else
+                    _("--humans must be between 0 and {top}, the most these rules seat (got {n})"))
+            raise CliError(what.format(top=top, n=humans))
     if not (rules_given or seats_given or seed is not None):
         return options
     if seats_given:

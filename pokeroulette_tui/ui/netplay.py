@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.net import launch
 
@@ -40,21 +41,26 @@ def reachable(host: str, port: int, timeout: float = 5.0) -> str:
     import errno
     import socket
 
+    where = f"{host}:{port}"
     try:
         with socket.create_connection((host, port), timeout=timeout):
             return ""
     except socket.gaierror:
-        return f"cannot join {host}:{port}: there is no machine called {host!r}"
+        return _("cannot join {address}: there is no machine called {host}").format(
+            address=where, host=repr(host))
     except (TimeoutError, socket.timeout):
-        return (f"cannot join {host}:{port}: no answer in {timeout:g} s (is the address right, "
-                "and does a firewall let the port through?)")
+        return _("cannot join {address}: no answer in {seconds} s (is the address right, "
+                 "and does a firewall let the port through?)").format(
+            address=where, seconds=f"{timeout:g}")
     except OSError as exc:
         if exc.errno == errno.ECONNREFUSED:
-            return (f"cannot join {host}:{port}: nothing is listening there (is the table "
-                    "running, and is this its port?)")
+            return _("cannot join {address}: nothing is listening there (is the table "
+                     "running, and is this its port?)").format(address=where)
         if exc.errno in (errno.EHOSTUNREACH, errno.ENETUNREACH):
-            return f"cannot join {host}:{port}: that machine cannot be reached from here"
-        return f"cannot join {host}:{port}: {exc.strerror or exc}"
+            return _("cannot join {address}: that machine cannot be reached from here").format(
+                address=where)
+        return _("cannot join {address}: {problem}").format(address=where,
+                                                            problem=exc.strerror or exc)
 
 
 def run_join(args: argparse.Namespace) -> int:

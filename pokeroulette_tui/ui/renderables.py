@@ -15,12 +15,14 @@ history (``[T♥]``, ``│ T♥│``): every rank is one character.
 
 from __future__ import annotations
 
+from string import Formatter
 from typing import Iterable, Sequence
 
 from rich.style import Style
 from rich.text import Text
 
 from pokeroulette_tui.engine.cards import JOKER, RANK_CHARS, SUIT_SYMBOLS, Card  # noqa: F401 (doctests)
+from pokeroulette_tui.engine.i18n import _
 
 __all__ = [
     "BIG_WIDTH",
@@ -28,6 +30,7 @@ __all__ = [
     "boxed_row",
     "card_text",
     "cards_text",
+    "styled",
     "suit_order_text",
     "suit_style",
 ]
@@ -153,7 +156,7 @@ def boxed_row(cards: Sequence[Card | None], *, four_color: bool = False,
     """
     marked, chosen = set(highlight), set(selected)
     width = BIG_WIDTH if big else BOX_WIDTH
-    rows = [Text() for _ in range(5 if big else 3)]
+    rows = [Text() for __ in range(5 if big else 3)]
     label_row = Text()
     for i, card in enumerate(cards):
         parts = _boxed_lines(card, four_color=four_color, highlight=i in marked,
@@ -172,6 +175,29 @@ def boxed_row(cards: Sequence[Card | None], *, four_color: bool = False,
     return Text("\n").join(lines)
 
 
+def styled(template: str, style: str = "", **parts: Text | str | int) -> Text:
+    """A translated sentence with its ``{named}`` parts filled in, each keeping its own style
+    (a name in bold, a card face): the sentence stays whole for the translator, and a part
+    is always appended as plain text, never as markup.
+
+    >>> t = styled("Waiting for {name} ({what}).", name=Text("[b]Bo", style="bold"), what="the cut")
+    >>> t.plain, t.spans[0].style
+    ('Waiting for [b]Bo (the cut).', 'bold')
+    """
+    out = Text(style=style)
+    for literal, field, spec, _conv in Formatter().parse(template):
+        if literal:
+            out.append(literal)
+        if field is None:
+            continue
+        part = parts[field]
+        if isinstance(part, Text):
+            out.append_text(part)
+        else:
+            out.append(format(part, spec or ""))
+    return out
+
+
 _SUIT_WORD = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 
@@ -184,7 +210,7 @@ def suit_order_text(order: str | None, *, four_color: bool = False) -> Text:
     'not drawn yet'
     """
     if not order:
-        return Text("not drawn yet", style="italic")
+        return Text(_("not drawn yet"), style="italic")
     out = Text()
     for i, s in enumerate(order):
         if i:

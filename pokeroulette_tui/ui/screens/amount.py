@@ -11,6 +11,7 @@ from textual.widgets import Button, Input, Static
 
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.widgets.present import total_pot
 
@@ -27,12 +28,12 @@ def parse_amount(text: str, lo: int, hi: int) -> tuple[int | None, str]:
     """
     raw = text.strip()
     if not raw.isdigit():
-        return None, f"enter a whole number from {lo} to {hi}"
+        return None, _("enter a whole number from {lo} to {hi}").format(lo=lo, hi=hi)
     value = int(raw)
     if value < lo:
-        return None, f"at least {lo}"
+        return None, _("at least {lo}").format(lo=lo)
     if value > hi:
-        return None, f"at most {hi}"
+        return None, _("at most {hi}").format(hi=hi)
     return value, ""
 
 
@@ -41,7 +42,8 @@ def bet_presets(view: SeatView) -> list[tuple[str, int]]:
     o = view.options
     assert o is not None
     pot = total_pot(view)
-    return [("min", o.bet_min), ("½ pot", pot // 2), ("pot", pot), ("all in", o.bet_max)]
+    return [(N_("min"), o.bet_min), (N_("½ pot"), pot // 2), (N_("pot"), pot),
+            (N_("all in"), o.bet_max)]
 
 
 def raise_presets(view: SeatView) -> list[tuple[str, int]]:
@@ -50,8 +52,8 @@ def raise_presets(view: SeatView) -> list[tuple[str, int]]:
     o, me = view.options, view.me
     assert o is not None and me is not None
     after_call = total_pot(view) + view.current_bet - me.bet
-    return [("min", o.raise_min), ("½ pot", view.current_bet + after_call // 2),
-            ("pot", view.current_bet + after_call), ("all in", o.raise_max)]
+    return [(N_("min"), o.raise_min), (N_("½ pot"), view.current_bet + after_call // 2),
+            (N_("pot"), view.current_bet + after_call), (N_("all in"), o.raise_max)]
 
 
 class AmountInput(Input):
@@ -71,12 +73,13 @@ class AmountScreen(ModalScreen[int | None]):
     Each preset has a key (``keys``, in the order of ``presets``; letters only, since the
     box takes the digits), and the footer names it with the preset's own label, so a cut
     dialog says "one", "middle" … and never a bet's words. Dismissed with the number, or
-    None when cancelled (Escape).
+    None when cancelled (Escape). The title and the presets' labels are English, marked for
+    translation (``N_``): they are translated where they are shown.
     """
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("enter", "submit", "OK", show=True),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("enter", "submit", N_("OK"), show=True),
     ]
 
     def __init__(self, title: str, lo: int, hi: int, *, presets: list[tuple[str, int]] | None = None,
@@ -95,15 +98,24 @@ class AmountScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         keys = self.keys
         with Vertical(id="amount-box"):
-            yield Static(Text(f"{self.title_text}: {self.lo}–{self.hi} {self.unit}", style="bold"))
+            yield Static(Text(self._heading(), style="bold"))
             with Horizontal(id="amount-presets"):
                 for i, (label, value) in enumerate(self.presets):
-                    yield Button(f"{keys[i]} {label} {value}", id=f"preset-{i}", compact=True)
+                    yield Button(f"{keys[i]} {_(label)} {value}", id=f"preset-{i}", compact=True)
             yield AmountInput(str(self.default), type="integer", id="amount-input",
                               placeholder=f"{self.lo}–{self.hi}")
             yield Static("", id="amount-error")
-            yield Static(Text("Enter confirms · Esc cancels", style="italic"))
+            yield Static(Text(_("Enter confirms · Esc cancels"), style="italic"))
         yield TidyFooter()
+
+    def _heading(self) -> str:
+        """``Bet: 2–97 chips``, in the player's language."""
+        title = _(self.title_text)
+        if self.unit == "chips":
+            return _("{title}: {lo}–{hi} chips").format(title=title, lo=self.lo, hi=self.hi)
+        if self.unit == "cards":
+            return _("{title}: {lo}–{hi} cards").format(title=title, lo=self.lo, hi=self.hi)
+        return f"{title}: {self.lo}–{self.hi} {self.unit}"
 
     def on_mount(self) -> None:
         box = self.query_one("#amount-input", Input)

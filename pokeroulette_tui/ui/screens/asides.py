@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from pokeroulette_tui.engine.actions import IllegalAction, Leave
+from pokeroulette_tui.engine.i18n import _
 
 if TYPE_CHECKING:
     from pokeroulette_tui.engine.view import SeatView
@@ -104,11 +105,11 @@ class TableAsides:
         try:
             await self.session.act(Leave(seat=seat))
         except IllegalAction as exc:
-            self.notify(str(exc), title="Not allowed", severity="warning", markup=False)
+            self.notify(str(exc), title=_("Not allowed"), severity="warning", markup=False)
             return
         self.seating.leave(seat)
         if not self.session.view(None).game_over:
-            more = ("The game goes on." if self.seating.humans
-                    else "The others play on: watch, or press q to quit.")
-            self.notify(f"{name} left the table. {more}", title="Table", markup=False)
+            said = (_("{name} left the table. The game goes on.") if self.seating.humans
+                    else _("{name} left the table. The others play on: watch, or press q to quit."))
+            self.notify(said.format(name=name), title=_("Table"), markup=False)
         self.refresh_view()

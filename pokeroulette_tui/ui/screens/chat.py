@@ -11,6 +11,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.ui.widgets.chat import chat_text
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
@@ -27,7 +28,7 @@ def chat_history(lines: Sequence[dict[str, Any]]) -> Text:
     'No chat yet.'
     """
     if not lines:
-        return Text("No chat yet.", style="italic")
+        return Text(_("No chat yet."), style="italic")
     return Text("\n").join(chat_text(msg) for msg in lines)
 
 
@@ -36,7 +37,7 @@ class ChatScreen(ModalScreen[str | None]):
     host's recent ones first) and a box to write in. Dismissed with the text to send
     (stripped, non-empty), or None."""
 
-    BINDINGS = [Binding("escape", "cancel", "Close")]
+    BINDINGS = [Binding("escape", "cancel", N_("Close"))]
 
     def __init__(self, lines: Sequence[dict[str, Any]] = (), *, name: str | None = None,
                  id: str | None = None, classes: str | None = None) -> None:
@@ -45,11 +46,11 @@ class ChatScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="chat-box"):
-            yield Static(Text("Chat", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Chat"), style="bold"), classes="dialog-title")
             with VerticalScroll(id="chat-history", can_focus=False):
                 yield Static(chat_history(self.lines))
-            yield Static("Message to the table (Enter sends, Esc closes)")
-            yield Input(placeholder="say something", max_length=MAX_CHAT, id="chat-input")
+            yield Static(_("Message to the table (Enter sends, Esc closes)"))
+            yield Input(placeholder=_("say something"), max_length=MAX_CHAT, id="chat-input")
         yield TidyFooter()
 
     def on_mount(self) -> None:

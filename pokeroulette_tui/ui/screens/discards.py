@@ -14,20 +14,24 @@ from textual.widgets import Static
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.engine.cards import RANK_CHARS, SUIT_SYMBOLS, SUITS, Card
+from pokeroulette_tui.engine.i18n import N_, _, ngettext
 from pokeroulette_tui.ui.renderables import cards_text
 
 
 def pile_text(cards: tuple[Card | None, ...], *, four_color: bool = False) -> Text:
     """The pile in play order with a summary by suit of the face-up cards."""
     if not cards:
-        return Text("The discard pile is empty.")
+        return Text(_("The discard pile is empty."))
     hidden = sum(1 for c in cards if c is None)
-    out = Text(f"{len(cards)} cards" + (f", {hidden} face down" if hidden else "")
-               + " · oldest first, top card last\n\n", style="bold")
+    count = ngettext("{n} card", "{n} cards", len(cards)).format(n=len(cards))
+    if hidden:
+        count = _("{cards}, {hidden} face down").format(cards=count, hidden=hidden)
+    out = Text(_("{count} · oldest first, top card last").format(count=count) + "\n\n",
+               style="bold")
     out.append_text(cards_text(cards, four_color=four_color, sep=" "))
     seen = Counter(c for c in cards if c is not None)
     if seen:
-        out.append("\n\nFace up, by suit:\n", style="bold")
+        out.append("\n\n" + _("Face up, by suit:") + "\n", style="bold")
         for s in SUITS:
             ranks = sorted((c.rank for c in seen.elements() if c.suit == s), reverse=True)
             out.append(f" {SUIT_SYMBOLS[s]} ")
@@ -35,7 +39,7 @@ def pile_text(cards: tuple[Card | None, ...], *, four_color: bool = False) -> Te
             out.append("\n")
         jokers = sum(1 for c in seen.elements() if c.is_joker)
         if jokers:
-            out.append(f" ★ {jokers} joker{'s' if jokers > 1 else ''}\n")
+            out.append(" ★ " + ngettext("{n} joker", "{n} jokers", jokers).format(n=jokers) + "\n")
     out.rstrip()
     return out
 
@@ -43,7 +47,7 @@ def pile_text(cards: tuple[Card | None, ...], *, four_color: bool = False) -> Te
 class DiscardsScreen(ModalScreen[None]):
     """Everyone may look through the discard pile."""
 
-    BINDINGS = [Binding("escape,d,q", "close", "Close")]
+    BINDINGS = [Binding("escape,d,q", "close", N_("Close"))]
 
     def __init__(self, cards: tuple[Card | None, ...], *, four_color: bool = False,
                  name: str | None = None, id: str | None = None, classes: str | None = None) -> None:
@@ -53,7 +57,7 @@ class DiscardsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="discards-box", classes="dialog"):
-            yield Static(Text("Discard pile", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Discard pile"), style="bold"), classes="dialog-title")
             with VerticalScroll():
                 yield Static(pile_text(self.cards, four_color=self.four_color))
         yield TidyFooter()

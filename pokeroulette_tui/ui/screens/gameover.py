@@ -12,7 +12,9 @@ from textual.widgets import Static
 
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
+from pokeroulette_tui.engine.i18n import N_, _, ngettext
 from pokeroulette_tui.engine.view import SeatView
+from pokeroulette_tui.engine.rules import token_words
 from pokeroulette_tui.ui.widgets.present import standings
 
 
@@ -21,12 +23,12 @@ def standings_table(view: SeatView) -> RichTable:
     forfeit = view.rules.scoring == "forfeit"
     table = RichTable(box=None, pad_edge=False, show_edge=False)
     table.add_column("#", justify="right")
-    table.add_column("Player")
+    table.add_column(_("Player"))
     if view.rules.uses_chips:
-        table.add_column("Chips", justify="right")
+        table.add_column(_("Chips"), justify="right")
     if forfeit:
-        table.add_column(view.rules.token_name.capitalize(), justify="right")
-    table.add_column("Status")
+        table.add_column(token_words(view.rules).capitalize(), justify="right")
+    table.add_column(_("Status"))
     for place, row in enumerate(standings(view), start=1):
         cells = [str(place), Text(row["name"])]
         if view.rules.uses_chips:
@@ -49,22 +51,22 @@ def status_words(view: SeatView, row: dict[str, object]) -> str:
     """
     status = row["status"]
     if status == "left":
-        return "left the table"
+        return _("left the table")
     if status == "out":
-        return "out"
+        return _("out")
     if view.rules.scoring == "forfeit" and row.get("tokens") == 0:
-        return f"no {view.rules.token_name} left: lost"
-    return "still in"
+        return _("no {tokens} left: lost").format(tokens=token_words(view.rules))
+    return _("still in")
 
 
 class GameOverScreen(ModalScreen[str | None]):
     """Standings; dismissed with "quit", "new" (back to the start screen) or None (look at the table)."""
 
     BINDINGS = [
-        Binding("q", "choose('quit')", "Quit"),
-        Binding("n", "choose('new')", "New game"),
-        Binding("h", "choose('history')", "History"),
-        Binding("escape", "choose(None)", "Table"),
+        Binding("q", "choose('quit')", N_("Quit")),
+        Binding("n", "choose('new')", N_("New game")),
+        Binding("h", "choose('history')", N_("History")),
+        Binding("escape", "choose(None)", N_("Table")),
     ]
 
     def __init__(self, view: SeatView, *, can_start_new: bool = True, name: str | None = None,
@@ -75,13 +77,21 @@ class GameOverScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="gameover-box", classes="dialog"):
-            yield Static(Text("Game over", style="bold"), classes="dialog-title")
-            yield Static(Text(self.view.game_over_reason or "The game has ended."))
+            yield Static(Text(_("Game over"), style="bold"), classes="dialog-title")
+            yield Static(Text(self.view.game_over_reason or _("The game has ended.")))
             yield Static(standings_table(self.view), id="standings")
-            yield Static(Text(f"{self.view.hand_no} hands played · q quit"
-                              + (" · n new game" if self.can_start_new else "")
-                              + " · h history · Esc back to the table", style="italic"))
+            played = ngettext("{n} hand played", "{n} hands played", self.view.hand_no).format(
+                n=self.view.hand_no)
+            keys = [played, _("q quit")]
+            if self.can_start_new:
+                keys.append(_("n new game"))
+            keys += [_("h history"), _("Esc back to the table")]
+            yield Static(Text(" · ".join(keys), style="italic"))
         yield TidyFooter()
+
+    async def retranslate(self) -> None:
+        """The standings again in the language just chosen."""
+        await self.recompose()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "choose" and parameters and parameters[0] == "new":

@@ -10,57 +10,58 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from pokeroulette_tui.engine.i18n import N_, _, language
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 KEYS: list[tuple[str, str]] = [
-    ("c", "check, or call the bet (all in when the call takes your whole stack)"),
-    ("b / r", "bet / raise: choose an amount (m min, h ½ pot, p pot, a all in, or type it)"),
-    ("a", "go all in"),
-    ("f", "fold"),
-    ("c / f early", "local table, while another player bets: arm call-any / check-fold "
-                    "(played when your turn comes; the same key cancels)"),
-    ("n", "local table: skip to your turn (the dealer and bots play at once); n again stops"),
-    ("v", "local table: change the speed (slow, normal, fast, instant)"),
-    ("1-9, 0", "stock to active: move that stock card (0 = the tenth); or click it"),
-    ("k", "stock to active: keep the stock as it is"),
-    ("1-5", "draw: select or unselect a card to exchange; or click it"),
-    ("Enter", "draw: exchange the selected cards; cut: cut the deck here; "
-              "a hand's result: deal the next hand (the table waits until then)"),
-    ("p", "draw: stand pat (exchange nothing)"),
-    ("o", "draw: sort your hand (the selection follows the cards)"),
-    ("← → ↑ ↓ / e", "cut: move the cut point by 1 or 5 / type it"),
-    ("d", "look through the discard pile"),
-    ("s", "the last hand's result again"),
-    ("h", "hand history (← → to step through hands)"),
-    ("u", "the rules this table agreed on"),
-    ("i", "hints: your odds from your own cards (keep chances, improving, equity); "
-          "setting: Hints; network play only if the host allows"),
-    ("w", "what beats what at this table (hand ranking, jokers, suit ties)"),
-    ("t", "in this help: your statistics across games (also on the start screen)"),
-    ("m", "network play: the table's chat: read it and send a message"),
-    ("l", "leave the table (the game goes on; you may watch or quit)"),
-    ("ctrl+t", "switch between the dark and the light theme"),
-    ("ctrl+k", "four-colour deck on or off (♠ black, ♥ red, ♦ blue, ♣ green)"),
-    ("? / F1", "this help"),
-    ("q / ctrl+q", "quit (the game is saved and can be resumed)"),
+    ("c", N_("check, or call the bet (all in when the call takes your whole stack)")),
+    ("b / r", N_("bet / raise: choose an amount (m min, h ½ pot, p pot, a all in, or type it)")),
+    ("a", N_("go all in")),
+    ("f", N_("fold")),
+    (N_("c / f early"), N_("local table, while another player bets: arm call-any / check-fold "
+                           "(played when your turn comes; the same key cancels)")),
+    ("n", N_("local table: skip to your turn (the dealer and bots play at once); n again stops")),
+    ("v", N_("local table: change the speed (slow, normal, fast, instant)")),
+    ("1-9, 0", N_("stock to active: move that stock card (0 = the tenth); or click it")),
+    ("k", N_("stock to active: keep the stock as it is")),
+    ("1-5", N_("draw: select or unselect a card to exchange; or click it")),
+    ("Enter", N_("draw: exchange the selected cards; cut: cut the deck here; "
+                 "a hand's result: deal the next hand (the table waits until then)")),
+    ("p", N_("draw: stand pat (exchange nothing)")),
+    ("o", N_("draw: sort your hand (the selection follows the cards)")),
+    ("← → ↑ ↓ / e", N_("cut: move the cut point by 1 or 5 / type it")),
+    ("d", N_("look through the discard pile")),
+    ("s", N_("the last hand's result again")),
+    ("h", N_("hand history (← → to step through hands)")),
+    ("u", N_("the rules this table agreed on")),
+    ("i", N_("hints: your odds from your own cards (keep chances, improving, equity); "
+             "setting: Hints; network play only if the host allows")),
+    ("w", N_("what beats what at this table (hand ranking, jokers, suit ties)")),
+    ("t", N_("in this help: your statistics across games (also on the start screen)")),
+    ("m", N_("network play: the table's chat: read it and send a message")),
+    ("l", N_("leave the table (the game goes on; you may watch or quit)")),
+    ("ctrl+t", N_("switch between the dark and the light theme")),
+    ("ctrl+k", N_("four-colour deck on or off (♠ black, ♥ red, ♦ blue, ♣ green)")),
+    ("? / F1", N_("this help")),
+    ("q / ctrl+q", N_("quit (the game is saved and can be resumed)")),
 ]
 
 SUMMARY = [
-    "Poker Roulette. Everyone gets one card face down: the first card of their stock, which "
-    "only they see. Each round every player gets active cards (two, or one if nothing stuck "
-    "last round), a match card is turned up, and everyone shows their actives. An active card "
-    "sticks to your stock if it has the match card's suit or rank; two actives of the match "
-    "card's rank can claim the match card itself. Jokers follow their own rules. When the deck "
-    "runs short, the best five-card poker hand from each stock wins (jokers wild by default); "
-    "equal hands are split by the agreed suit ranking. Betting may follow every round or only "
-    "the last.",
-    "Five-card draw (Mörkpoker). The dealer shuffles, the player on the right cuts, and "
-    "everyone gets five cards. After an optional betting round each player may exchange up to "
-    "three cards once, then the hands are compared. Without betting, the weakest hand loses a "
-    "forfeit token, and the first player out of tokens loses.",
-    "Marks at the table: ▶ the player to act; [button] the dealer position; ✓ an active card "
-    "that stuck, ✗ one that went to the discards; [▒▒] a face-down card; T a ten (T♥ is the "
-    "ten of hearts), ★ a joker; underlined cards make the hand that is named beside them.",
+    N_("Poker Roulette. Everyone gets one card face down: the first card of their stock, which "
+       "only they see. Each round every player gets active cards (two, or one if nothing stuck "
+       "last round), a match card is turned up, and everyone shows their actives. An active card "
+       "sticks to your stock if it has the match card's suit or rank; two actives of the match "
+       "card's rank can claim the match card itself. Jokers follow their own rules. When the deck "
+       "runs short, the best five-card poker hand from each stock wins (jokers wild by default); "
+       "equal hands are split by the agreed suit ranking. Betting may follow every round or only "
+       "the last."),
+    N_("Five-card draw (Mörkpoker). The dealer shuffles, the player on the right cuts, and "
+       "everyone gets five cards. After an optional betting round each player may exchange up to "
+       "three cards once, then the hands are compared. Without betting, the weakest hand loses a "
+       "forfeit token, and the first player out of tokens loses."),
+    N_("Marks at the table: ▶ the player to act; [button] the dealer position; ✓ an active card "
+       "that stuck, ✗ one that went to the discards; [▒▒] a face-down card; T a ten (T♥ is the "
+       "ten of hearts), ★ a joker; underlined cards make the hand that is named beside them."),
 ]
 """The rules in brief, a paragraph a string: wrapped to the dialog's width when drawn."""
 
@@ -70,13 +71,13 @@ def help_text() -> RichTable:
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
     for key, what in KEYS:
-        table.add_row(key, what)
+        table.add_row(_(key), _(what))
     return table
 
 
 def summary_text() -> Text:
     """The rules in brief: paragraphs with a blank line before each."""
-    return Text("\n").append_text(Text("\n\n").join(Text(p) for p in SUMMARY))
+    return Text("\n").append_text(Text("\n\n").join(Text(_(p)) for p in SUMMARY))
 
 
 class HelpScreen(ModalScreen[None]):
@@ -87,28 +88,34 @@ class HelpScreen(ModalScreen[None]):
     rows in the dialog).
     """
 
-    BINDINGS = [Binding("escape,question_mark,f1,q", "close", "Close"),
-                Binding("t", "stats", "Statistics")]
+    BINDINGS = [Binding("escape,question_mark,f1,q", "close", N_("Close")),
+                Binding("t", "stats", N_("Statistics"))]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
 
     def __init__(self, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self._laid_out_for: tuple[int, int] | None = None
+        self._laid_out_for: tuple[int, int, str] | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
-            yield Static(Text("Help", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Help"), style="bold"), classes="dialog-title")
             with VerticalScroll():
                 yield Static(help_text())
                 yield Static(summary_text())
         yield TidyFooter()
 
     def on_mount(self) -> None:
-        self._laid_out_for = (self.app.size.width, self.app.size.height)
+        self._laid_out_for = (self.app.size.width, self.app.size.height, language())
+
+    async def retranslate(self) -> None:
+        """The words again in the language just chosen."""
+        self._laid_out_for = (self.app.size.width, self.app.size.height, language())
+        await self.recompose()
 
     async def on_screen_resume(self) -> None:
-        size = (self.app.size.width, self.app.size.height)
+        # shown again in another size or language: laid out afresh
+        size = (self.app.size.width, self.app.size.height, language())
         if self._laid_out_for is not None and size != self._laid_out_for:
             self._laid_out_for = size
             await self.recompose()

@@ -14,25 +14,26 @@ from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.engine.actions import IllegalAction
 from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.session import Session
 from pokeroulette_tui.ui.widgets.log import event_line
 
 
 def hand_title(hand: list[Event], index: int, count: int) -> str:
     number = next((e.hand_no for e in hand if e.hand_no), 0)
-    name = f"Hand {number}" if number else "Before the first hand"
-    return f"{name} ({index + 1} of {count})"
+    name = _("Hand {n}").format(n=number) if number else _("Before the first hand")
+    return _("{name} ({k} of {count})").format(name=name, k=index + 1, count=count)
 
 
 class HistoryScreen(ModalScreen[None]):
     """The hand history viewer; starts at the latest hand."""
 
     BINDINGS = [
-        Binding("left", "step(-1)", "Earlier", priority=True),
-        Binding("right", "step(1)", "Later", priority=True),
-        Binding("home", "jump(0)", "First", show=False, priority=True),
-        Binding("end", "jump(-1)", "Latest", show=False, priority=True),
-        Binding("escape,h,q", "close", "Close"),
+        Binding("left", "step(-1)", N_("Earlier"), priority=True),
+        Binding("right", "step(1)", N_("Later"), priority=True),
+        Binding("home", "jump(0)", N_("First"), show=False, priority=True),
+        Binding("end", "jump(-1)", N_("Latest"), show=False, priority=True),
+        Binding("escape,h,q", "close", N_("Close")),
     ]
 
     index: reactive[int] = reactive(0)
@@ -52,7 +53,7 @@ class HistoryScreen(ModalScreen[None]):
             yield Static("", id="history-title", classes="dialog-title")
             with VerticalScroll(id="history-scroll"):
                 yield Static("", id="history-text")
-            yield Static(Text("←/→ earlier/later hand · Home/End · Esc close", style="italic"))
+            yield Static(Text(_("←/→ earlier/later hand · Home/End · Esc close"), style="italic"))
         yield TidyFooter()
 
     def on_mount(self) -> None:
@@ -66,7 +67,7 @@ class HistoryScreen(ModalScreen[None]):
         title = self.query_one("#history-title", Static)
         body = self.query_one("#history-text", Static)
         if not self.hands:
-            title.update(Text("No hands played yet", style="bold"))
+            title.update(Text(_("No hands played yet"), style="bold"))
             body.update("")
             return
         hand = self.hands[self.index]
@@ -96,12 +97,12 @@ class HistoryScreen(ModalScreen[None]):
         """Ask the table for older hands; how many came (the current one moves up by that)."""
         assert self.session is not None
         self._fetching = True
-        self.query_one("#history-title", Static).update(Text("Fetching older hands…",
+        self.query_one("#history-title", Static).update(Text(_("Fetching older hands…"),
                                                              style="italic"))
         try:
             await self.session.more_history()
         except IllegalAction as exc:  # the connection is down: say so, keep what we have
-            self.notify(str(exc), title="History", severity="warning", markup=False)
+            self.notify(str(exc), title=_("History"), severity="warning", markup=False)
         finally:
             self._fetching = False
         fresh = [h for h in self.session.history() if h]

@@ -8,6 +8,8 @@ from textual.binding import Binding
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from pokeroulette_tui.engine.i18n import N_, _
+from pokeroulette_tui.ui.renderables import styled
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 
@@ -15,8 +17,8 @@ class LeaveScreen(ModalScreen[bool]):
     """"Leave the table, Ada?" — dismissed with True (leave) or False (stay)."""
 
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "Leave"),
-        Binding("n,escape", "answer(False)", "Stay"),
+        Binding("y,enter", "answer(True)", N_("Leave")),
+        Binding("n,escape", "answer(False)", N_("Stay")),
     ]
 
     def __init__(self, player: str, *, name: str | None = None, id: str | None = None,
@@ -25,9 +27,8 @@ class LeaveScreen(ModalScreen[bool]):
         self.player = player
 
     def compose(self) -> ComposeResult:
-        text = Text("Leave the table, ")
-        text.append(self.player, style="bold")
-        text.append("?  y or Enter leaves · n or Esc stays")
+        text = styled(_("Leave the table, {name}?  y or Enter leaves · n or Esc stays"),
+                      name=Text(self.player, style="bold"))
         yield Static(text, id="leave-box")
         yield TidyFooter()
 

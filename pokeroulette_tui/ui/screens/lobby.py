@@ -17,41 +17,43 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, RichLog, Static
+from textual.widgets import Button, Input, RichLog, Static
 
 from pokeroulette_tui.engine.actions import IllegalAction
+from pokeroulette_tui.engine.i18n import N_, _, language
 from pokeroulette_tui.engine.rules import RuleSet, describe_rules
 from pokeroulette_tui.net.client import ConnectError, RemoteSession
 from pokeroulette_tui.session import Session
 from pokeroulette_tui.ui.app import PokerApp
 from pokeroulette_tui.ui.widgets.chat import chat_text
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 
 def seats_table(lobby: dict[str, Any]) -> RichTable:
     """The seats as a table of plain ``Text`` cells (a name like ``[red]`` stays literal)."""
     t = RichTable(box=None, show_header=True, header_style="bold", expand=True, pad_edge=False)
     t.add_column("#", width=3)
-    t.add_column("Player", ratio=1)
-    t.add_column("Status", width=24)
+    t.add_column(_("Player"), ratio=1)
+    t.add_column(_("Status"), width=24)
     you = lobby.get("you")
     for s in lobby.get("seats", []):
         name = Text(str(s.get("name", "?")), style="bold" if s.get("seat") == you else "")
         if s.get("host"):
-            name.append(" (host)", style="italic")
+            name.append(" " + _("(host)"), style="italic")
         if s.get("seat") == you:
-            name.append(" ← you", style="italic")
+            name.append(" " + _("← you"), style="italic")
         if s.get("bot"):
-            status = Text(f"bot ({s['bot']})", style="dim")
+            status = Text(_("bot ({level})").format(level=s["bot"]), style="dim")
         elif s.get("left"):
-            status = Text("left", style="dim")
+            status = Text(_("left"), style="dim")
         elif not s.get("connected"):
-            status = Text("disconnected (seat held)", style="italic")
+            status = Text(_("disconnected (seat held)"), style="italic")
         elif s.get("away"):
-            status = Text("away", style="italic")
+            status = Text(_("away"), style="italic")
         elif lobby.get("started"):
-            status = Text("playing")
+            status = Text(_("playing"))
         else:
-            status = Text("ready ✓" if s.get("ready") or s.get("host") else "not ready",
+            status = Text(_("ready ✓") if s.get("ready") or s.get("host") else _("not ready"),
                           style="bold" if s.get("ready") else "")
         t.add_row(Text(str(int(s.get("seat", 0)) + 1)), name, status)
     return t
@@ -59,29 +61,37 @@ def seats_table(lobby: dict[str, Any]) -> RichTable:
 
 def lobby_summary(lobby: dict[str, Any]) -> Text:
     n = len(lobby.get("seats", []))
-    out = Text(f"{n} seated · {lobby.get('min_players', '?')}–{lobby.get('max_players', '?')} "
-               f"players · ")
+    out = Text(_("{n} seated · {lo}–{hi} players").format(
+        n=n, lo=lobby.get('min_players', '?'), hi=lobby.get('max_players', '?')) + " · ")
     timeout = lobby.get("turn_timeout") or 0
-    out.append(f"turn timer {timeout:g} s" if timeout else "no turn timer")
+    out.append(_("turn timer {seconds} s").format(seconds=f"{timeout:g}") if timeout
+               else _("no turn timer"))
     if lobby.get("spectators"):
-        out.append(f" · {lobby['spectators']} watching")
+        out.append(" · " + _("{n} watching").format(n=lobby['spectators']))
     problem = lobby.get("start_problem") or ""
     out.append("\n")
     starts_in = lobby.get("starts_in")
     if problem:
-        out.append("Not ready to deal: " + problem, style="italic")
+        out.append(_("Not ready to deal: {problem}").format(problem=problem), style="italic")
     elif isinstance(starts_in, (int, float)) and starts_in > 0:
-        out.append(f"Everyone is ready: dealing in {starts_in:.0f} s (unless someone joins)",
-                   style="bold")
+        out.append(_("Everyone is ready: dealing in {seconds} s (unless someone joins)").format(
+            seconds=f"{starts_in:.0f}"), style="bold")
     elif lobby.get("headless"):
-        out.append("Everyone is ready: dealing…", style="bold")
+        out.append(_("Everyone is ready: dealing…"), style="bold")
     else:
-        out.append("Ready to deal: the host can start", style="bold")
+        out.append(_("Ready to deal: the host can start"), style="bold")
     return out
 
 
 def rules_lines(lobby: dict[str, Any]) -> Text:
+    """The host's rules, a line each: in English as the host wrote them, in another language
+    described here from the rules themselves (the host's lines are in the host's language)."""
     lines = lobby.get("rules_text")
+    if language() != "en" and isinstance(lobby.get("rules"), dict):
+        try:
+            lines = describe_rules(RuleSet.from_dict(lobby["rules"]))
+        except Exception:  # rules this version does not know: the host's own words
+            pass
     if not isinstance(lines, list):
         try:
             lines = describe_rules(RuleSet.from_dict(lobby.get("rules", {})))
@@ -97,12 +107,14 @@ def rules_lines(lobby: dict[str, Any]) -> Text:
 def connection_line(session: RemoteSession) -> str:
     """How this connection is protected, in words (the lobby's info lines)."""
     if session.unix is not None:
-        return "Connection: this machine's Unix socket (the kernel vouches for both ends)"
+        return _("Connection: this machine's Unix socket (the kernel vouches for both ends)")
     if not session.tls:
-        return "Connection: PLAIN TCP, NO TLS: others on the network can read it"
+        return _("Connection: PLAIN TCP, NO TLS: others on the network can read it")
     pinned = session.fingerprint or (session.known.get(session.address)
                                      if session.known is not None else None)
-    return "Connection: TLS" + (f", certificate {pinned}" if pinned else "")
+    if pinned:
+        return _("Connection: TLS, certificate {fingerprint}").format(fingerprint=pinned)
+    return _("Connection: TLS")
 
 
 class LobbyScreen(Screen[None]):
@@ -110,15 +122,15 @@ class LobbyScreen(Screen[None]):
 
     AUTO_FOCUS = None
     BINDINGS = [
-        Binding("r", "ready", "Ready"),
-        Binding("s", "start", "Start"),
-        Binding("plus,equals_sign", "bots(1)", "Bot +"),
-        Binding("minus", "bots(-1)", "Bot −"),
-        Binding("x", "kick", "Remove seat"),
-        Binding("c", "chat", "Chat"),
-        Binding("escape", "unfocus", "Back", show=False),
-        Binding("l", "leave", "Leave"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("r", "ready", N_("Ready")),
+        Binding("s", "start", N_("Start")),
+        Binding("plus,equals_sign", "bots(1)", N_("Bot +")),
+        Binding("minus", "bots(-1)", N_("Bot −")),
+        Binding("x", "kick", N_("Remove seat")),
+        Binding("c", "chat", N_("Chat")),
+        Binding("escape", "unfocus", N_("Back"), show=False),
+        Binding("l", "leave", N_("Leave")),
+        Binding("q", "app.quit", N_("Quit")),
     ]
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
@@ -145,26 +157,26 @@ class LobbyScreen(Screen[None]):
         self._deal_at: float | None = None  # loop time the countdown ends (headless start)
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("\n".join(self.info + ["Connecting…"])), id="lobby-info")
+        yield Static(Text("\n".join(self.info + [_("Connecting…")])), id="lobby-info")
         with Horizontal(id="lobby-main"):
             with VerticalScroll(id="lobby-seats-box"):
-                yield Static(Text("Seats", style="bold"), classes="lobby-title")
+                yield Static(Text(_("Seats"), style="bold"), classes="lobby-title")
                 yield Static(Text(""), id="lobby-seats")
                 yield Static(Text(""), id="lobby-summary")
             with VerticalScroll(id="lobby-rules-box"):
-                yield Static(Text("The table agreement (the host's rules)", style="bold"),
+                yield Static(Text(_("The table agreement (the host's rules)"), style="bold"),
                              classes="lobby-title")
                 yield Static(Text(""), id="lobby-rules")
         with Horizontal(id="lobby-buttons"):
-            yield Button("Ready", id="btn-ready", variant="primary")
-            yield Button("Start", id="btn-start", variant="success")
-            yield Button("Bot −", id="btn-bot-minus")
-            yield Button("Bot +", id="btn-bot-plus")
-            yield Button("Leave", id="btn-leave", variant="error")
+            yield Button(_("Ready"), id="btn-ready", variant="primary")
+            yield Button(_("Start"), id="btn-start", variant="success")
+            yield Button(_("Bot −"), id="btn-bot-minus")
+            yield Button(_("Bot +"), id="btn-bot-plus")
+            yield Button(_("Leave"), id="btn-leave", variant="error")
         yield RichLog(id="lobby-chat", markup=False, highlight=False, wrap=True, max_lines=500)
-        yield Input(placeholder="chat: type and press Enter (c to chat, Esc to leave the box)",
+        yield Input(placeholder=_("chat: type and press Enter (c to chat, Esc to leave the box)"),
                     id="lobby-input", max_length=300, select_on_focus=False)
-        yield Footer()
+        yield TidyFooter()  # (translates the keys)
 
     def on_mount(self) -> None:
         self._show_host_controls(False)
@@ -187,15 +199,16 @@ class LobbyScreen(Screen[None]):
             try:
                 await s.connect()
             except ConnectError as exc:
-                self._info(f"Could not join: {exc}\nPress q to quit.")
+                self._info(_("Could not join: {problem}").format(problem=exc) + "\n"
+                           + _("Press q to quit."))
                 return
         self._show_host_controls(s.leads)
         self.info.append(connection_line(s))
         if s.welcome.get("seeded"):
-            self.info.append("TEST TABLE: the host fixed the shuffle (--seed): every deck is "
-                             "predictable")
-        self._info("Connected." + (" You are the host: press s to start when everyone is ready."
-                                   if s.is_host else " Press r when you are ready."))
+            self.info.append(_("TEST TABLE: the host fixed the shuffle (--seed): every deck is "
+                               "predictable"))
+        self._info(_("Connected. You are the host: press s to start when everyone is ready.")
+                   if s.is_host else _("Connected. Press r when you are ready."))
         if s.tls_note:
             self.query_one("#lobby-chat", RichLog).write(Text(s.tls_note, style="italic"))
         self._leads = s.leads
@@ -214,7 +227,8 @@ class LobbyScreen(Screen[None]):
                 self.enter_table()
                 return
             elif kind == "closed":
-                self._info(f"The connection ended: {msg.get('reason') or 'closed'}. Press q to quit.")
+                self._info(_("The connection ended: {reason}. Press q to quit.").format(
+                    reason=msg.get('reason') or _("closed")))
                 return
 
     def show_lobby(self, lobby: dict[str, Any]) -> None:
@@ -228,15 +242,15 @@ class LobbyScreen(Screen[None]):
         self._deal_at = (asyncio.get_running_loop().time() + starts_in
                          if isinstance(starts_in, (int, float)) and starts_in > 0 else None)
         self.query_one("#lobby-rules", Static).update(rules_lines(lobby))
-        self.query_one("#btn-ready", Button).label = "Not ready" if self.ready else "Ready"
+        self.query_one("#btn-ready", Button).label = _("Not ready") if self.ready else _("Ready")
         self.query_one("#btn-start", Button).disabled = bool(lobby.get("start_problem"))
         leads = self.session.leads
         if leads != self._leads:
             self._leads = leads
             self._show_host_controls(leads)
             if leads and not self.session.is_host:
-                self._info("Connected. You lead this table: r when ready, s to start at once, "
-                           "+/− for bots, x to remove a seat.")
+                self._info(_("Connected. You lead this table: r when ready, s to start at once, "
+                             "+/− for bots, x to remove a seat."))
         self.refresh_bindings()
 
     def enter_table(self) -> None:
@@ -275,7 +289,7 @@ class LobbyScreen(Screen[None]):
         try:
             await coro
         except IllegalAction as exc:
-            self.notify(str(exc), title="Lobby", severity="warning", markup=False)
+            self.notify(str(exc), title=_("Lobby"), severity="warning", markup=False)
 
     async def action_ready(self) -> None:
         await self._send(self.session.set_ready(not self.ready))
@@ -296,8 +310,8 @@ class LobbyScreen(Screen[None]):
         box.value = "/remove "
         box.cursor_position = len(box.value)
         box.focus()
-        self.notify("Type the seat number to remove and press Enter (Esc: cancel).",
-                    title="Lobby", markup=False)
+        self.notify(_("Type the seat number to remove and press Enter (Esc: cancel)."),
+                    title=_("Lobby"), markup=False)
 
     def action_unfocus(self) -> None:
         self.set_focus(None)
@@ -313,8 +327,8 @@ class LobbyScreen(Screen[None]):
             number = text[len("/remove"):].strip()
             seats = self.lobby.get("seats", [])
             if not (number.isdigit() and 1 <= int(number) <= len(seats)):
-                self.notify(f"which seat? a number from 1 to {len(seats)}", title="Lobby",
-                            severity="warning", markup=False)
+                self.notify(_("which seat? a number from 1 to {n}").format(n=len(seats)),
+                            title=_("Lobby"), severity="warning", markup=False)
                 return
             await self._send(self.session.kick(int(number) - 1))
             self.set_focus(None)

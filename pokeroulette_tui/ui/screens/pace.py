@@ -28,6 +28,7 @@ from textual.binding import Binding
 from pokeroulette_tui.driver import PREACTIONS
 from pokeroulette_tui.engine.actions import IllegalAction
 from pokeroulette_tui.engine.cards import SUITS, Card
+from pokeroulette_tui.engine.i18n import N_, _, language, pgettext
 from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.config import SPEEDS, AppConfig, next_speed
@@ -37,18 +38,41 @@ if TYPE_CHECKING:
     from pokeroulette_tui.ui.screens.seating import Seating
 
 PACE_BINDINGS = [
-    Binding("c", "arm('call_any')", "Check/call any"),
-    Binding("c", "disarm('call_any')", "Cancel"),
-    Binding("f", "arm('check_fold')", "Check/fold"),
-    Binding("f", "disarm('check_fold')", "Cancel"),
-    Binding("n", "skip", "Skip to my turn"),
-    Binding("n", "unskip", "Stop skipping"),
-    Binding("o", "sort", "Sort"),
-    Binding("v", "speed", "Speed", show=False),
+    Binding("c", "arm('call_any')", N_("Check/call any")),
+    Binding("c", "disarm('call_any')", N_("Cancel")),
+    Binding("f", "arm('check_fold')", N_("Check/fold")),
+    Binding("f", "disarm('check_fold')", N_("Cancel")),
+    Binding("n", "skip", N_("Skip to my turn")),
+    Binding("n", "unskip", N_("Stop skipping")),
+    Binding("o", "sort", N_("Sort")),
+    Binding("v", "speed", N_("Speed"), show=False),
 ]
 """Added to the table's own keys (after them: ``c`` and ``f`` are a bet's keys on your turn)."""
 
+
+def preaction_words(kind: str) -> str:
+    """A pre-action armed, in words for the status line (short: the line is one row)."""
+    if kind == "call_any":
+        return pgettext("armed", "check/call any")
+    if kind == "check_fold":
+        return pgettext("armed", "check/fold")
+    return PREACTIONS.get(kind, kind)
+
+SPEED_WORDS = {"slow": N_("slow"), "normal": N_("normal"), "fast": N_("fast"),
+               "instant": N_("instant")}
+"""The speeds' names (the settings keep the English ones), translated where shown."""
+
 PACE_ACTIONS = frozenset(b.action.split("(", 1)[0] for b in PACE_BINDINGS)
+
+
+def decimal(number: float) -> str:
+    """A number of seconds as the player writes it: ``0.6``, or ``0,6`` in Finnish and Swedish.
+
+    >>> decimal(0.25), decimal(2.0)
+    ('0.25', '2')
+    """
+    text = f"{number:g}"
+    return text.replace(".", ",") if language() in ("fi", "sv") else text
 
 
 def suit_rank(view: SeatView) -> str:
@@ -152,12 +176,14 @@ class TablePace:
             kind = self.session.armed(seat)
             if kind is None:
                 continue
+            words = preaction_words(kind)
             if self.seating.hot_seat and self.view is not None:  # (the line is short)
-                parts.append(f"{self.view.players[seat].name}: {PREACTIONS[kind]}")
+                parts.append(f"{self.view.players[seat].name}: {words}")
             else:
-                parts.append(f"{PREACTIONS[kind]} armed")
+                parts.append(_("{preaction} armed").format(preaction=words))
         if self.session.skipping:
-            parts.append("skipping to " + ("a person's turn" if self.seating.hot_seat else "your turn"))
+            parts.append(_("skipping to a person's turn") if self.seating.hot_seat
+                         else _("skipping to your turn"))
         return " · ".join(parts)
 
     # -- which keys are live ----------------------------------------------------------------
@@ -193,7 +219,7 @@ class TablePace:
         try:
             await self.session.set_delay(SPEEDS[name])
         except IllegalAction as exc:
-            self.notify(str(exc), title="Speed", severity="warning", markup=False)
+            self.notify(str(exc), title=_("Speed"), severity="warning", markup=False)
             return
         config = getattr(self.app, "config", None)
         if not isinstance(config, AppConfig):  # an app with no settings of its own
@@ -201,8 +227,10 @@ class TablePace:
         config.delay = SPEEDS[name]
         config.save()
         pause = SPEEDS[name]
-        words = "no pause between steps" if not pause else f"{pause:g} s between steps"
-        self.notify(f"Speed: {name} ({words}) · v changes it", title="Speed", markup=False)
+        words = (_("no pause between steps") if not pause
+                 else _("{seconds} s between steps").format(seconds=decimal(pause)))
+        self.notify(_("Speed: {name} ({words}) · v changes it").format(
+            name=_(SPEED_WORDS.get(name, name)), words=words), title=_("Speed"), markup=False)
 
     async def action_arm(self, kind: str) -> None:
         seat = preact_seat(self.view, self.seating.humans, self.key_holder())
@@ -211,7 +239,7 @@ class TablePace:
         try:
             await self.session.arm(seat, kind)
         except IllegalAction as exc:
-            self.notify(str(exc), title="Not armed", severity="warning", markup=False)
+            self.notify(str(exc), title=_("Not armed"), severity="warning", markup=False)
         self.refresh_view()
 
     async def action_disarm(self, kind: str) -> None:
@@ -224,7 +252,7 @@ class TablePace:
         try:
             await self.session.skip(True)
         except IllegalAction as exc:
-            self.notify(str(exc), title="Skip", severity="warning", markup=False)
+            self.notify(str(exc), title=_("Skip"), severity="warning", markup=False)
         self.refresh_view()
 
     async def action_unskip(self) -> None:

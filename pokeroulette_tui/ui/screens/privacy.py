@@ -9,6 +9,8 @@ from textual.containers import Center, Middle
 from textual.screen import Screen
 from textual.widgets import Static
 
+from pokeroulette_tui.engine.i18n import N_, _
+from pokeroulette_tui.ui.renderables import styled
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 
@@ -16,8 +18,8 @@ class PrivacyScreen(Screen[bool]):
     """An opaque screen: "Pass to Bo — press Enter". Dismissed with True."""
 
     BINDINGS = [
-        Binding("enter", "ready", "I am " + "ready"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("enter", "ready", N_("I am ready")),
+        Binding("q", "app.quit", N_("Quit")),
     ]
 
     def __init__(self, player: str, *, name: str | None = None, id: str | None = None,
@@ -26,17 +28,24 @@ class PrivacyScreen(Screen[bool]):
         self.player = player
 
     def compose(self) -> ComposeResult:
-        text = Text(justify="center")
-        text.append("Pass to ")
-        text.append(self.player, style="bold")
-        text.append(" — press Enter\n\n")
-        text.append("Everyone else: look away. ", style="italic")
-        text.append(self.player)
-        text.append("'s cards are shown after Enter.", style="italic")
         with Middle():
             with Center():
-                yield Static(text, id="privacy-box")
+                yield Static(self._words(), id="privacy-box")
         yield TidyFooter()
+
+    def _words(self) -> Text:
+        """Who gets the keyboard, and a word to everyone else."""
+        text = Text(justify="center")
+        text.append_text(styled(_("Pass to {name} — press Enter"),
+                                name=Text(self.player, style="bold")))
+        text.append("\n\n")
+        text.append_text(styled(_("Everyone else: look away. {name}'s cards are shown after Enter."),
+                                style="italic", name=Text(self.player, style="not italic")))
+        return text
+
+    def retranslate(self) -> None:
+        """The words again in the language just chosen."""
+        self.query_one("#privacy-box", Static).update(self._words())
 
     def action_ready(self) -> None:
         self.dismiss(True)

@@ -19,6 +19,7 @@ from textual.widgets import Static
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.engine.cards import Card
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.engine.events import (DeciderCalled, Event, Folded, GameOver, HandShown,
                                             PlayerOut, PotWon, SatOut, TokenLost)
 from pokeroulette_tui.engine.result import HandResult as EngineResult
@@ -66,7 +67,7 @@ class HandResult:
         return bool(self.shown or self.tokens or self.game_over)
 
     def summary(self) -> str:
-        return " · ".join(self.pots or self.tokens) or f"Hand {self.hand_no} is over"
+        return " · ".join(self.pots or self.tokens) or _("Hand {n} is over").format(n=self.hand_no)
 
     @classmethod
     def from_events(cls, events: Sequence[Event], view: SeatView,
@@ -96,8 +97,8 @@ class HandResult:
             elif isinstance(e, GameOver):
                 out.game_over = e.text
         if result is not None and result.hand_no == hand_no:
-            out.shown = [ShownHand(h.seat, name(h.seat), h.shown, h.name + jokers_note(h), h.made)
-                         for h in result.hands]
+            out.shown = [ShownHand(h.seat, name(h.seat), h.shown, h.name + jokers_note(h),
+                                   h.made) for h in result.hands]
             out.winners = set(result.winners)
         else:
             out.shown, out.winners = unnamed, pot_winners
@@ -112,7 +113,9 @@ def jokers_note(hand: EngineHand) -> str:
     ...                        "THREE_OF_A_KIND", jokers=tuple(parse_cards("Jd"))))
     ' (★ as J♦)'
     """
-    return f" (★ as {', '.join(c.symbol for c in hand.jokers)})" if hand.jokers else ""
+    if not hand.jokers:
+        return ""
+    return " " + _("(★ as {cards})").format(cards=", ".join(c.symbol for c in hand.jokers))
 
 
 def result_text(res: HandResult, *, four_color: bool = False) -> Text:
@@ -125,12 +128,12 @@ def result_text(res: HandResult, *, four_color: bool = False) -> Text:
         out.append(f" — {h.hand_name}")
         if win:
             out.append(" ")
-            out.append(" WINS ", style="bold reverse")
+            out.append(" " + _("WINS") + " ", style="bold reverse")
         out.append("\n    ")
         out.append_text(cards_text(h.cards, four_color=four_color, highlight=h.made, sep=" "))
         out.append("\n")
     if res.folded:
-        out.append("Folded: " + ", ".join(res.folded) + "\n", style="italic")
+        out.append(_("Folded: {names}").format(names=", ".join(res.folded)) + "\n", style="italic")
     for line in res.pots:
         out.append("• " + line + "\n", style="bold")
     for line in res.tokens:
@@ -149,16 +152,17 @@ class ShowdownScreen(ModalScreen[None]):
     """
 
     BINDINGS = [
-        Binding("enter,n", "close", "Continue"),
-        Binding("escape", "close", "Close", show=False),
-        Binding("q", "app.quit", "Quit"),
+        Binding("enter,n", "close", N_("Continue")),
+        Binding("escape", "close", N_("Close"), show=False),
+        Binding("q", "app.quit", N_("Quit")),
     ]
 
     result: reactive[HandResult | None] = reactive(None, always_update=True)
-    prompt: reactive[str] = reactive("Enter: back to the table")
+    prompt: reactive[str] = reactive(N_("Enter: back to the table"))
+    """What Enter does (English, translated when shown; ``{in}``: the time to the next deal)."""
 
     def __init__(self, result: HandResult, *, four_color: bool = False,
-                 prompt: str = "Enter: back to the table", deal_at: float | None = None,
+                 prompt: str = N_("Enter: back to the table"), deal_at: float | None = None,
                  name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
@@ -192,8 +196,8 @@ class ShowdownScreen(ModalScreen[None]):
         left = ""
         if self.deal_at is not None:
             seconds = max(0, round(self.deal_at - asyncio.get_running_loop().time()))
-            left = f" in {seconds} s" if seconds else " now"
-        return self.prompt.replace("{in}", left)
+            left = " " + (_("in {n} s").format(n=seconds) if seconds else _("now"))
+        return _(self.prompt).replace("{in}", left)
 
     def watch_result(self) -> None:
         if self.is_mounted:
@@ -203,7 +207,8 @@ class ShowdownScreen(ModalScreen[None]):
         res = self.result
         if res is None:
             return
-        title = f"Hand {res.hand_no}: showdown" if res.shown else f"Hand {res.hand_no} is over"
+        title = (_("Hand {n}: showdown") if res.shown else _("Hand {n} is over")).format(
+            n=res.hand_no)
         try:
             self.query_one("#showdown-title", Static).update(Text(title, style="bold"))
             self.query_one("#showdown-text", Static).update(
@@ -214,12 +219,17 @@ class ShowdownScreen(ModalScreen[None]):
 
     def _show_prompt(self) -> None:
         res = self.result
-        hint = " · underlined cards make each hand" if res is not None and res.shown else ""
+        hint = (" · " + _("underlined cards make each hand")
+                if res is not None and res.shown else "")
         try:
             self.query_one("#showdown-prompt", Static).update(
                 Text(self._prompt_text() + hint, style="italic"))
         except NoMatches:
             pass
+
+    def retranslate(self) -> None:
+        """The result again in the language just chosen."""
+        self._show()
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -22,6 +22,7 @@ from textual.screen import Screen
 from pokeroulette_tui.engine.actions import (Action, AllIn, Call, Check, Cut, Discard, Fold,
                                              IllegalAction, MoveStockToActive, PlaceBet, RaiseTo)
 from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.i18n import N_, _, ngettext
 from pokeroulette_tui.engine.result import HandResult as DecidedResult
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.session import Session, Update
@@ -29,7 +30,6 @@ from pokeroulette_tui.ui.screens.asides import TableAsides
 from pokeroulette_tui.ui.screens.hints import HINT_BINDINGS, TableHints
 from pokeroulette_tui.ui.screens.pace import PACE_ACTIONS, PACE_BINDINGS, TablePace
 from pokeroulette_tui.ui.screens.seating import Seating
-from pokeroulette_tui.ui.stats_recorder import StatsRecorder
 from pokeroulette_tui.ui.widgets.centre import CentreWidget
 from pokeroulette_tui.ui.widgets.chat import ChatPanel
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
@@ -42,6 +42,7 @@ from pokeroulette_tui.ui.widgets.toosmall import TooSmallNotice, too_small
 
 if TYPE_CHECKING:
     from pokeroulette_tui.ui.screens.showdown import HandResult
+    from pokeroulette_tui.ui.stats_recorder import StatsRecorder
 
 # The side screens (help, amounts, showdown …) are imported when first opened: the table
 # comes up sooner.
@@ -89,36 +90,36 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
 
     AUTO_FOCUS = None
     BINDINGS = [
-        Binding("c", "check", "Check"),
-        Binding("c", "call", "Call"),
-        Binding("c", "call_all_in", "Call all in"),
-        Binding("b", "bet", "Bet"),
-        Binding("r", "raise", "Raise"),
-        Binding("a", "all_in", "All in"),
-        Binding("f", "fold", "Fold"),
-        *[Binding(_digit(i), f"choose({i})", "Move card", key_display="1-9", show=i == 0)
+        Binding("c", "check", N_("Check")),
+        Binding("c", "call", N_("Call")),
+        Binding("c", "call_all_in", N_("Call all in")),
+        Binding("b", "bet", N_("Bet")),
+        Binding("r", "raise", N_("Raise")),
+        Binding("a", "all_in", N_("All in")),
+        Binding("f", "fold", N_("Fold")),
+        *[Binding(_digit(i), f"choose({i})", N_("Move card"), key_display="1-9", show=i == 0)
           for i in range(10)],
-        Binding("k", "keep", "Keep stock"),
-        *[Binding(str(i + 1), f"toggle({i})", "Select", key_display="1-5", show=i == 0)
+        Binding("k", "keep", N_("Keep stock")),
+        *[Binding(str(i + 1), f"toggle({i})", N_("Select"), key_display="1-5", show=i == 0)
           for i in range(5)],
-        Binding("enter", "draw", "Draw"),
-        Binding("p", "stand_pat", "Stand pat"),
-        Binding("enter", "cut", "Cut"),
+        Binding("enter", "draw", N_("Draw")),
+        Binding("p", "stand_pat", N_("Stand pat")),
+        Binding("enter", "cut", N_("Cut")),
         Binding("left", "cut_move(-1)", "−1", show=False),
         Binding("right", "cut_move(1)", "+1", show=False),
         Binding("down", "cut_move(-5)", "−5", show=False),
         Binding("up", "cut_move(5)", "+5", show=False),
-        Binding("e", "cut_number", "Type cut"),
+        Binding("e", "cut_number", N_("Type cut")),
         *PACE_BINDINGS,  # v speed; c/f pre-actions, n skip (not your turn); o sort (draw)
-        Binding("d", "discards", "Discards", show=False),
-        Binding("h", "history", "History", show=False),
-        Binding("u", "rules", "Rules", show=False),
-        Binding("s", "last_hand", "Last hand", show=False),
+        Binding("d", "discards", N_("Discards"), show=False),
+        Binding("h", "history", N_("History"), show=False),
+        Binding("u", "rules", N_("Rules"), show=False),
+        Binding("s", "last_hand", N_("Last hand"), show=False),
         *HINT_BINDINGS,  # i hints (this seat's odds), w what beats what
-        Binding("question_mark,f1", "help", "Help"),
-        Binding("l,L", "leave", "Leave"),
-        Binding("m", "chat", "Chat"),
-        Binding("q", "app.quit", "Quit"),
+        Binding("question_mark,f1", "help", N_("Help")),
+        Binding("l,L", "leave", N_("Leave")),
+        Binding("m", "chat", N_("Chat")),
+        Binding("q", "app.quit", N_("Quit")),
     ]
 
     def __init__(self, session: Session, *, name: str | None = None, id: str | None = None,
@@ -139,7 +140,9 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         self._refresh_pending = False
         self._emptying: tuple[int | None, int, int] | None = None  # warned: only stock card
         self._deck_toast_until = 0.0  # (monotonic) the last deck check toast is still shown
-        self.stats_recorder = StatsRecorder()  # statistics of the seats played here
+        # statistics of the seats played here: made at the first update (its modules load
+        # then, not on the way to the table)
+        self.stats_recorder: StatsRecorder | None = None
 
     # -- layout -------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -232,9 +235,12 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             game_over |= event.kind == "game_over"
         if update.result is not None:
             self._decided = update.result
+        if self.stats_recorder is None:
+            from pokeroulette_tui.ui.stats_recorder import StatsRecorder
+            self.stats_recorder = StatsRecorder()
         stats_note = self.stats_recorder.on_update(self.session, update)
         if stats_note:
-            self.notify(stats_note, title="Statistics", severity="warning", markup=False)
+            self.notify(stats_note, title=_("Statistics"), severity="warning", markup=False)
         if update.events:
             self.query_one(EventLog).add_events(update.events, self.session.log_viewer)
         if update.deadline is not None or update.events:
@@ -244,7 +250,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         elif update.note:
             self._toast_note(update.note, hand_over)
         if update.closed:
-            self.notify("The table has closed.", title="Table")
+            self.notify(_("The table has closed."), title=_("Table"))
         if game_over or hand_over or self.seating.due(self.session.view(None)):
             self.refresh_view()
         else:
@@ -264,7 +270,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             if now < self._deck_toast_until:
                 return
             self._deck_toast_until = now + self.app.NOTIFICATION_TIMEOUT
-        self.notify(note, title="Table", markup=False)
+        self.notify(note, title=_("Table"), markup=False)
 
     def _recall_last_hand(self, past: list[list[Event]]) -> None:
         """A resumed table: ``s`` shows the last finished hand, told from its events (the
@@ -327,6 +333,20 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         self.update_hints()  # after the viewer is settled: hints only ever for that seat
         self.refresh_bindings()  # the footer rebuilds only if its keys changed
 
+    async def retranslate(self) -> None:
+        """Say the table's words again in the language just chosen (``PokerApp.switch_language``):
+        every widget draws itself again from the current view; a widget with words of its own
+        (a border title) says them again. The log keeps the sentences as they were written."""
+        self.refresh_view()
+        for widget in self.query("*"):
+            again = getattr(widget, "retranslate", None)
+            if callable(again):
+                result = again()
+                if hasattr(result, "__await__"):
+                    await result
+            else:
+                widget.refresh(layout=True)
+
     def _privacy_passed(self, seat: int, _ok: bool | None) -> None:
         self.seating.confirmed(seat, self.session.view(None))
         self.refresh_view()
@@ -353,12 +373,14 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         self.refresh_bindings()  # the footer rebuilds only if its keys changed
 
     def _result_prompt(self, pub: SeatView) -> str:
-        """What Enter does on the result dialog, said truthfully."""
+        """What Enter does on the result dialog, said truthfully (English: the dialog
+        translates it)."""
         if pub.game_over:
-            return "Enter: the final standings"
+            return N_("Enter: the final standings")
         if self.session.holds_results:
-            return "Enter: deal the next hand"
-        return "Enter: close · the host deals the next hand{in}"
+            return N_("Enter: deal the next hand")
+        # TRANSLATORS: {in} becomes " in 5 s" or " now" (keep it as it is)
+        return N_("Enter: close · the host deals the next hand{in}")
 
     def _close_stale_result(self) -> None:
         """A table that paces itself dealt the next hand: the result dialog goes (``s``
@@ -445,7 +467,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         try:
             await self.session.act(action)
         except IllegalAction as exc:
-            self.notify(str(exc), title="Not allowed", severity="warning", markup=False)
+            self.notify(str(exc), title=_("Not allowed"), severity="warning", markup=False)
         else:
             self.seating.acted(action.seat)  # hot-seat: public again before the next frame
             self._keyboard = action.seat     # (who has the keyboard: pre-action keys are theirs)
@@ -475,7 +497,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
 
         v = self._turn()
         if v is not None and v.options is not None and v.options.bet_min:
-            await self._ask_amount("Bet", v.options.bet_min, v.options.bet_max, PlaceBet,
+            await self._ask_amount(N_("Bet"), v.options.bet_min, v.options.bet_max, PlaceBet,
                                    bet_presets(v))
 
     async def action_raise(self) -> None:
@@ -483,7 +505,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
 
         v = self._turn()
         if v is not None and v.options is not None and v.options.raise_min:
-            await self._ask_amount("Raise to", v.options.raise_min, v.options.raise_max, RaiseTo,
+            await self._ask_amount(N_("Raise to"), v.options.raise_min, v.options.raise_max, RaiseTo,
                                    raise_presets(v))
 
     async def _ask_amount(self, title: str, lo: int, hi: int, kind: type[PlaceBet] | type[RaiseTo],
@@ -507,8 +529,9 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             moment = (v.seat, v.hand_no, v.round_no)
             if self._emptying != moment:  # the only stock card: say so once, then do it
                 self._emptying = moment
-                self.notify("That is your only stock card: your stock would be empty. "
-                            "Press 1 again to move it, or k to keep it.", title="Stock to active",
+                self.notify(_("That is your only stock card: your stock would be empty. "
+                              "Press 1 again to move it, or k to keep it."),
+                            title=_("Stock to active"),
                             severity="warning", markup=False)
                 return
         await self.act(MoveStockToActive(seat=self._seat(), index=index))
@@ -525,8 +548,9 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             self.selected = self.selected - {index}
         elif len(self.selected) >= v.rules.max_draw:
             limit = v.rules.max_draw
-            self.notify(f"You may exchange at most {limit} card{'s' if limit != 1 else ''}.",
-                        title="Draw", severity="warning", markup=False)
+            self.notify(ngettext("You may exchange at most {n} card.",
+                                 "You may exchange at most {n} cards.", limit).format(n=limit),
+                        title=_("Draw"), severity="warning", markup=False)
             return
         else:
             self.selected = self.selected | {index}
@@ -535,8 +559,9 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
     async def action_draw(self) -> None:
         if not self.selected:  # Enter alone never stands pat by surprise
             limit = self.view.rules.max_draw if self.view is not None else 3
-            self.notify(f"No card chosen: press 1–5 to pick up to {limit} to exchange, then "
-                        "Enter; or p to stand pat (keep all five).", title="Draw", markup=False)
+            self.notify(_("No card chosen: press 1–5 to pick up to {n} to exchange, then "
+                          "Enter; or p to stand pat (keep all five).").format(n=limit),
+                        title=_("Draw"), markup=False)
             return
         await self.act(Discard(seat=self._seat(), indices=tuple(sorted(self.selected))))
 
@@ -569,10 +594,11 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             if position is not None:
                 self._set_cut(position)
 
-        self.app.push_screen(AmountScreen("Cut after", 1, top, default=self.cut_pos, unit="cards",
-                                          keys="oqml",
-                                          presets=[("one", 1), ("quarter", top // 4),
-                                                   ("middle", (top + 1) // 2), ("last", top)]), done)
+        self.app.push_screen(AmountScreen(N_("Cut after"), 1, top, default=self.cut_pos,
+                                          unit="cards", keys="oqml",
+                                          presets=[(N_("one"), 1), (N_("quarter"), top // 4),
+                                                   (N_("middle"), (top + 1) // 2),
+                                                   (N_("last"), top)]), done)
 
     async def on_hand_panel_card_clicked(self, message: HandPanel.CardClicked) -> None:
         if message.kind == "stock" and self.check_action("choose", (message.index,)):

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.ui.widgets.present import wrap_console
 
 
@@ -27,7 +28,7 @@ def chat_text(msg: dict[str, Any]) -> Text:
     out = Text()
     out.append(str(msg.get("name", "?")), style="bold")
     if msg.get("spectator"):
-        out.append(" (watching)", style="italic")
+        out.append(" " + _("(watching)"), style="italic")
     out.append(": ")
     out.append(str(msg.get("text", "")))
     return out
@@ -48,7 +49,7 @@ def newest_lines(lines: Sequence[dict[str, Any]], width: int, height: int) -> Te
     'No chat yet: m writes to the table.'
     """
     if not lines:
-        return Text("No chat yet: m writes to the table.", style="italic")
+        return Text(_("No chat yet: m writes to the table."), style="italic")
     rows: list[Text] = []
     for msg in reversed(lines):
         wrapped = list(chat_text(msg).wrap(wrap_console(), max(1, width)))
@@ -73,7 +74,12 @@ class ChatPanel(Widget):
     lines: reactive[Sequence[dict[str, Any]]] = reactive((), always_update=False)
 
     def on_mount(self) -> None:
-        self.border_title = "Chat · m to write or read it all"
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Say the panel's title in the current language (and draw the lines again)."""
+        self.border_title = _("Chat · m to write or read it all")
+        self.refresh()
 
     def render(self) -> Text:
         size = self.content_size

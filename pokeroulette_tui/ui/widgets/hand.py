@@ -11,9 +11,11 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from pokeroulette_tui.engine.cards import Card
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.phase import BETWEEN_HANDS, Phase
+from pokeroulette_tui.engine.roulette import reason_words
 from pokeroulette_tui.engine.view import SeatView
-from pokeroulette_tui.ui.renderables import BIG_WIDTH, BOX_WIDTH, boxed_row, cards_text
+from pokeroulette_tui.ui.renderables import BIG_WIDTH, BOX_WIDTH, boxed_row, cards_text, styled
 from pokeroulette_tui.ui.widgets.present import (best_visible, hstack, phase_text, total_pot,
                                                   wrap_console)
 
@@ -37,19 +39,19 @@ def prompt_text(view: SeatView, *, hot_seat: bool, selected: frozenset[int] = fr
     """One line: what this viewer may do now, or who the table waits for."""
     out = Text()
     if view.game_over:
-        out.append("Game over: ", style="bold")
+        out.append(_("Game over:") + " ", style="bold")
         out.append(view.game_over_reason)
         return out
     if view.seat is None:
         if hot_seat:
-            out.append("Public view: private cards stay hidden until a player takes the seat.")
+            out.append(_("Public view: private cards stay hidden until a player takes the seat."))
         else:
-            out.append("Watching: only public cards are shown.")
+            out.append(_("Watching: only public cards are shown."))
         _append_waiting(out, view)
         return out
     if not view.my_turn:
         if view.phase == Phase.HAND_OVER:
-            out.append("Hand over · s shows the result again · the next hand follows")
+            out.append(_("Hand over · s shows the result again · the next hand follows"))
         else:
             _append_waiting(out, view)
         return out
@@ -57,30 +59,33 @@ def prompt_text(view: SeatView, *, hot_seat: bool, selected: frozenset[int] = fr
     assert me is not None
     if view.phase == Phase.BETTING and view.options is not None:
         o = view.options
-        out.append("Your bet", style="bold reverse")
+        out.append(_("Your bet"), style="bold reverse")
         to_call = view.current_bet - me.bet
-        out.append(f"  pot {total_pot(view)} · stack {me.chips}")
+        out.append("  " + _("pot {pot} · stack {stack}").format(pot=total_pot(view), stack=me.chips))
         if to_call > 0:
-            out.append(f" · to call {min(to_call, me.chips)}")
+            out.append(" · " + _("to call {amount}").format(amount=min(to_call, me.chips)))
         if o.bet_min:
-            out.append(f" · bet {o.bet_min}–{o.bet_max}" if o.bet_max > o.bet_min else f" · bet {o.bet_min}")
+            out.append(" · " + (_("bet {lo}–{hi}") if o.bet_max > o.bet_min else _("bet {lo}"))
+                       .format(lo=o.bet_min, hi=o.bet_max))
         if o.raise_min:
-            out.append(f" · raise to {o.raise_min}–{o.raise_max}" if o.raise_max > o.raise_min
-                       else f" · raise to {o.raise_min}")
+            out.append(" · " + (_("raise to {lo}–{hi}") if o.raise_max > o.raise_min
+                                else _("raise to {lo}")).format(lo=o.raise_min, hi=o.raise_max))
     elif view.phase == Phase.STOCK_TO_ACTIVE:
-        out.append("One new active", style="bold reverse")
+        out.append(_("One new active"), style="bold reverse")
         n = len(me.stock)
         keys = "1" if n == 1 else f"1-{n}" if n < 10 else "1-9, 0"
-        out.append(f"  {keys} or click: move that stock card to active"
-                   " · k keep the stock")
+        out.append("  " + _("{keys} or click: move that stock card to active · k keep the stock")
+                   .format(keys=keys))
     elif view.phase == Phase.CUT:
-        out.append("Your cut", style="bold reverse")
-        out.append(f"  {cut} cards from the top · ←/→ ±1 ↑/↓ ±5 · e type · Enter cut")
+        out.append(_("Your cut"), style="bold reverse")
+        out.append("  " + _("{n} cards from the top · ←/→ ±1 ↑/↓ ±5 · e type · Enter cut")
+                   .format(n=cut))
     elif view.phase == Phase.DRAW:
-        out.append("Your draw", style="bold reverse")
+        out.append(_("Your draw"), style="bold reverse")
         k = len(selected)
-        out.append(f"  up to {view.rules.max_draw}: 1-5 or click · {k} selected · "
-                   + ("Enter exchanges them" if k else "p stands pat"))
+        out.append("  " + (_("up to {most}: 1-5 or click · {k} selected · Enter exchanges them")
+                           if k else _("up to {most}: 1-5 or click · {k} selected · p stands pat"))
+                   .format(most=view.rules.max_draw, k=k))
     else:
         out.append(phase_text(view))
     return out
@@ -88,22 +93,23 @@ def prompt_text(view: SeatView, *, hot_seat: bool, selected: frozenset[int] = fr
 
 def _append_waiting(out: Text, view: SeatView) -> None:
     if view.to_act is not None and not view.dealer_step:
-        out.append(" Waiting for ")
-        out.append(view.players[view.to_act].name, style="bold")
-        out.append(f" ({phase_text(view)}).")
+        out.append(" ")
+        out.append_text(styled(_("Waiting for {name} ({what})."),
+                               name=Text(view.players[view.to_act].name, style="bold"),
+                               what=phase_text(view)))
     elif view.phase not in BETWEEN_HANDS:
-        out.append(" The dealer deals.")
+        out.append(" " + _("The dealer deals."))
 
 
 def panel_title(view: SeatView, *, hot_seat: bool) -> str:
     """The panel's border title: whose cards, and the best hand in them."""
     me = view.me
     if me is None:
-        return "Public view" if hot_seat else "Spectator"
-    title = "Your cards" if not hot_seat else f"{me.name}'s cards"
-    value, _ = best_visible(view, me)
+        return _("Public view") if hot_seat else _("Spectator")
+    title = _("Your cards") if not hot_seat else _("{name}'s cards").format(name=me.name)
+    value, __ = best_visible(view, me)
     if value is not None:
-        title += f": {value.describe()}"
+        title = _("{cards}: {hand}").format(cards=title, hand=value.describe())
     return title
 
 
@@ -126,12 +132,14 @@ def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: froze
         bar.append("─" * (span - 1 - pos))
         bar.append(f"┤ {top}")
         zones.append(Zone(3, 3 + span, 1, 2, "cut", top))
-        return Text("\n").join([prompt, bar, Text(f"Cut {cut} of {view.deck_count} cards")]), zones
+        below = _("Cut {n} of {deck} cards").format(n=cut, deck=view.deck_count)
+        return Text("\n").join([prompt, bar, Text(below)]), zones
     if view.rules.variant == "draw":
         cards: tuple[Card | None, ...] = me.hand
-        _, marked = best_visible(view, me)
+        __, marked = best_visible(view, me)
         choosing = my_turn and view.phase == Phase.DRAW
-        labels = ([f"{i + 1} out" if i in selected else str(i + 1) for i in range(len(cards))]
+        labels = ([_("{n} out").format(n=i + 1) if i in selected else str(i + 1)
+                   for i in range(len(cards))]
                   if choosing else None)
         if not cards:
             return prompt, zones
@@ -142,7 +150,7 @@ def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: froze
             zones.append(Zone(i * step, i * step + step - 1, 1, 1 + body.plain.count("\n") + 1, "hand", i))
         return Text("\n").join([prompt, body]), zones
     # Poker Roulette: the stock, then the actives, then what the turned actives did
-    _, marked = best_visible(view, me)
+    __, marked = best_visible(view, me)
     choosing = my_turn and view.phase == Phase.STOCK_TO_ACTIVE
     stock = me.stock
     blocks: list[Text] = []
@@ -151,7 +159,7 @@ def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: froze
     if stock:
         keys = [str((i + 1) % 10) for i in range(len(stock))] if choosing else None
         body, step = _cards_block(stock, width - room, four_color=four_color, highlight=marked,
-                                  labels=keys, caption="stock", big=big)
+                                  labels=keys, caption=_("stock"), big=big)
         compact = step == COMPACT_STEP
         big = step == BIG_WIDTH + 1
         blocks.append(body)
@@ -162,14 +170,14 @@ def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: froze
     note = ""
     if me.actives_up and (me.actives or me.added):  # ✓ went to the stock, ✗ to the discards
         act = list(me.added) + list(me.actives)
-        body, _ = _cards_block(act, room if blocks else width, four_color=four_color,
+        body, __ = _cards_block(act, room if blocks else width, four_color=four_color,
                                labels=["✓"] * len(me.added) + ["✗"] * len(me.actives),
                                compact=compact, big=big)
-        note = me.reason
+        note = reason_words(me.reason)
         blocks.append(body)
     elif me.actives:  # face down to the others until turned (no label without a card)
         blocks.append(_cards_block(me.actives, room if blocks else width, four_color=four_color,
-                                   caption="active", compact=compact, big=big)[0])
+                                   caption=_("active"), compact=compact, big=big)[0])
     if not blocks:
         return prompt, zones
     if note:
@@ -280,6 +288,11 @@ class HandPanel(Widget):
     def watch_hot_seat(self, hot_seat: bool) -> None:
         if self.view is not None:
             self.border_title = Text(panel_title(self.view, hot_seat=hot_seat))
+
+    def retranslate(self) -> None:
+        """The title and the prompt again in the language just chosen."""
+        self.watch_hot_seat(self.hot_seat)
+        self.refresh(layout=True)
 
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)

@@ -157,7 +157,7 @@ class EventLog(ScrollView):
         ``cap``, only as many as it takes to be back under :attr:`max_lines` (the newest
         entry always stays)."""
         drop_entries = drop_lines = 0
-        for _, n in self._entries[:max(0, keep_from - self._first_entry)]:
+        for __, n in self._entries[:max(0, keep_from - self._first_entry)]:
             if cap and len(self.lines) - drop_lines <= self.max_lines:
                 break
             drop_entries += 1
@@ -188,7 +188,7 @@ class EventLog(ScrollView):
         self._widest_line_width = 0
         lines: list[Strip] = []
         entries: list[tuple[Text, int]] = []
-        for text, _ in self._entries:
+        for text, __ in self._entries:
             strips = self._render(text)
             entries.append((text, len(strips)))
             lines.extend(strips)

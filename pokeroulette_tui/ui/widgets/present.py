@@ -16,22 +16,31 @@ from rich.text import Text
 
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.hands import HandValue, evaluate
+from pokeroulette_tui.engine.i18n import N_, _, ngettext, pgettext
 from pokeroulette_tui.engine.result import positions_of
+from pokeroulette_tui.engine.roulette import reason_words
 from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.view import PlayerView, SeatView
 from pokeroulette_tui.ui.renderables import BOX_WIDTH, boxed_row, card_text, cards_text
 
 PHASE_WORDS = {
-    Phase.WAITING: "waiting for the deal",
-    Phase.DEALT: "cards dealt",
-    Phase.MATCHED: "matching",
-    Phase.BETTING: "betting",
-    Phase.STOCK_TO_ACTIVE: "stock to active",
-    Phase.CUT: "the cut",
-    Phase.DRAW: "the draw",
-    Phase.FINAL: "final",
-    Phase.HAND_OVER: "hand over",
-    Phase.GAME_OVER: "game over",
+    Phase.WAITING: N_("waiting for the deal"),
+    Phase.DEALT: N_("cards dealt"),
+    Phase.MATCHED: N_("matching"),
+    Phase.BETTING: N_("betting"),
+    Phase.STOCK_TO_ACTIVE: N_("stock to active"),
+    Phase.CUT: N_("the cut"),
+    Phase.DRAW: N_("the draw"),
+    Phase.FINAL: N_("final"),
+    Phase.HAND_OVER: N_("hand over"),
+    Phase.GAME_OVER: N_("game over"),
+}
+"""Each phase in words (translated where shown)."""
+
+_BETTING_ROUND_WORDS = {
+    "final": N_("betting final round"),
+    "pre_draw": N_("betting before the draw"),
+    "post_draw": N_("betting after the draw"),
 }
 
 
@@ -70,10 +79,24 @@ def score_text(view: SeatView, p: PlayerView) -> str:
     r = view.rules
     parts = []
     if r.uses_chips:
-        parts.append(f"{p.chips} chip{'' if p.chips == 1 else 's'}")
+        parts.append(ngettext("{n} chip", "{n} chips", p.chips).format(n=p.chips))
     if r.scoring == "forfeit":
-        parts.append(counted(p.tokens, r.token_name))
+        parts.append(token_count(p.tokens, r.token_name))
     return " · ".join(parts)
+
+
+def token_count(n: int, name: str) -> str:
+    """``n`` forfeit tokens in words: the presets' names (tokens, items) in the player's
+    language, a name the table chose as it was written.
+
+    >>> token_count(1, "items"), token_count(3, "tokens"), token_count(1, "fish")
+    ('1 item', '3 tokens', '1 fish')
+    """
+    if name == "tokens":
+        return ngettext("{n} token", "{n} tokens", n).format(n=n)
+    if name == "items":
+        return ngettext("{n} item", "{n} items", n).format(n=n)
+    return counted(n, name)
 
 
 def counted(n: int, plural: str) -> str:
@@ -91,23 +114,23 @@ def status_words(view: SeatView, p: PlayerView) -> list[str]:
     """The seat's state in words (never colour only): folded, all in, out, left …"""
     words: list[str] = []
     if view.to_act == p.seat and not view.dealer_step and not view.game_over:
-        words.append("TO ACT")
+        words.append(_("TO ACT"))
     if p.status == "left":
-        words.append("left")
+        words.append(_("left"))
     elif p.status == "out":
-        words.append("out")
+        words.append(_("out"))
     elif p.sit_out_hands:
-        words.append("sitting out")
+        words.append(_("sitting out"))
     elif p.folded:
-        words.append("folded")
+        words.append(pgettext("seat status", "folded"))
     elif p.all_in:
-        words.append("all in")
+        words.append(_("all in"))
     elif not p.in_hand and view.phase not in (Phase.WAITING, Phase.GAME_OVER):
-        words.append("not in this hand")
+        words.append(_("not in this hand"))
     if p.last_life:
-        words.append("last life")
+        words.append(_("last life"))
     if view.decider and p.seat in view.decider:
-        words.append("deciding hand")
+        words.append(_("deciding hand"))
     return words
 
 
@@ -192,15 +215,15 @@ def seat_text(view: SeatView, seat: int, *, four_color: bool = False, width: int
     who = Text("▶ " if to_act else "  ", style="bold")
     who.append(p.name, style="bold underline" if me else "bold")
     if me and p.name.strip().lower() != "you":
-        who.append(" (you)")
+        who.append(" " + _("(you)"))
     if p.is_bot:
-        who.append(" (bot)", style="italic")
+        who.append(" " + _("(bot)"), style="italic")
     out.add(who, sep="")
     if view.button == seat and view.hand_no:
-        out.add("[button]" if r.variant == "roulette" else "[dealer]", sep=" ")
+        out.add(_("[button]") if r.variant == "roulette" else _("[dealer]"), sep=" ")
     out.add(score_text(view, p))
     if p.bet:
-        out.add(f"bet {p.bet}", style="bold")
+        out.add(_("bet {amount}").format(amount=p.bet), style="bold")
     words = status_words(view, p)
     if words:
         out.add(" · ".join(words), style="bold reverse" if to_act else "italic")
@@ -210,22 +233,21 @@ def seat_text(view: SeatView, seat: int, *, four_color: bool = False, width: int
     boxed_fits = width is None or 6 + len(cards) * (BOX_WIDTH + 1) + 12 <= width
     if cards and big and boxed_fits:
         value, marked = best_visible(view, p)
-        label = Text("\nstock" if r.variant == "roulette" else "\nhand")
+        label = Text("\n" + (_("stock") if r.variant == "roulette" else _("hand")))
         faces = boxed_row(cards, four_color=four_color,
                           highlight=marked if me or p.shown else ())
         faces_width = len(cards) * (BOX_WIDTH + 1) - 1
         words = _Lines(None if width is None else width - faces_width - 8, indent="")
         if value is not None:
-            hidden = any(c is None for c in cards)
-            words.add(value.describe() + (" (showing)" if hidden else ""), style="italic")
+            words.add(_hand_words(value, cards), style="italic")
         if r.variant == "draw" and p.drawn >= 0:
-            words.add("stood pat" if p.drawn == 0 else f"drew {p.drawn}", style="italic")
+            words.add(_drawn_words(p.drawn), style="italic")
         out.lines.extend(hstack([label, faces, Text("\n").join([Text(), *words.lines])],
                                 gap=" ").split("\n"))
     elif cards:
         value, marked = best_visible(view, p)
         out.newline()
-        label = "stock " if r.variant == "roulette" else "hand "
+        label = (_("stock") if r.variant == "roulette" else _("hand")) + " "
         lit = set(marked if me or p.shown else ())
         faces = [card_text(c, four_color=four_color, highlight=i in lit)
                  for i, c in enumerate(cards)]
@@ -241,13 +263,12 @@ def seat_text(view: SeatView, seat: int, *, four_color: bool = False, width: int
             used += face.cell_len
         out.add(row, sep="")
         if value is not None:
-            hidden = any(c is None for c in cards)
-            out.add(value.describe() + (" (showing)" if hidden else ""), style="italic")
+            out.add(_hand_words(value, cards), style="italic")
         if r.variant == "draw" and p.drawn >= 0:
-            out.add("stood pat" if p.drawn == 0 else f"drew {p.drawn}", style="italic")
+            out.add(_drawn_words(p.drawn), style="italic")
     if r.variant == "roulette" and p.actives_up and (p.actives or p.added):
         out.newline()
-        row = Text("turned")
+        row = Text(_("turned"))
         for c in p.added:
             row.append(" ✓")
             row.append_text(card_text(c, four_color=four_color))
@@ -256,13 +277,25 @@ def seat_text(view: SeatView, seat: int, *, four_color: bool = False, width: int
             row.append_text(card_text(c, four_color=four_color, dim=True))
         out.add(row, sep="")
         if p.reason:
-            out.add(p.reason, style="italic")
+            out.add(reason_words(p.reason), style="italic")
     elif r.variant == "roulette" and p.actives:
         out.newline()
-        row = Text("actives ")
+        row = Text(_("actives") + " ")
         row.append_text(cards_text(p.actives, four_color=four_color))
         out.add(row, sep="")
     return out.text()
+
+
+def _hand_words(value: HandValue, cards: Sequence[Card | None]) -> str:
+    """The hand a seat's cards make, said to be what shows when some are face down."""
+    if any(c is None for c in cards):
+        return _("{hand} (showing)").format(hand=value.describe())
+    return value.describe()
+
+
+def _drawn_words(drawn: int) -> str:
+    """How many cards a seat exchanged at the draw."""
+    return _("stood pat") if drawn == 0 else _("drew {n}").format(n=drawn)
 
 
 def shown_pots(view: SeatView) -> list[tuple[int, tuple[int, ...]]]:
@@ -272,7 +305,7 @@ def shown_pots(view: SeatView) -> list[tuple[int, tuple[int, ...]]]:
     The engine's own pots are cut at every level of contribution, so while a round's bets
     are not yet matched an ordinary bet would look like a side pot.
     """
-    total = sum(a for a, _ in view.pots)
+    total = sum(a for a, __ in view.pots)
     live = [p for p in view.players if p.in_hand and not p.folded]
     everyone = (total, tuple(p.seat for p in live))
     top = max((p.contributed for p in view.players), default=0)
@@ -287,7 +320,7 @@ def shown_pots(view: SeatView) -> list[tuple[int, tuple[int, ...]]]:
         if amount:
             out.append((amount, eligible))
         prev = level
-    return out if sum(a for a, _ in out) == total else [everyone]
+    return out if sum(a for a, __ in out) == total else [everyone]
 
 
 def pots_text(view: SeatView) -> Text:
@@ -296,14 +329,15 @@ def pots_text(view: SeatView) -> Text:
     if not view.pots:
         total = sum(pl.bet for pl in view.players)
         if view.rules.uses_chips:
-            out.append(f"Pot {total}", style="bold")
+            out.append(_("Pot {amount}").format(amount=total), style="bold")
         return out
     pots = shown_pots(view)
     for i, (amount, eligible) in enumerate(pots):
         if i:
             out.append("\n")
-        label = "Pot" if len(pots) == 1 else "Main pot" if i == 0 else "Side pot"
-        out.append(f"{label} {amount}", style="bold")
+        label = (_("Pot {amount}") if len(pots) == 1 else _("Main pot {amount}") if i == 0
+                 else _("Side pot {amount}"))
+        out.append(label.format(amount=amount), style="bold")
         if len(pots) > 1:
             out.append(" (")
             for k, s in enumerate(eligible):
@@ -315,7 +349,7 @@ def pots_text(view: SeatView) -> Text:
 
 
 def total_pot(view: SeatView) -> int:
-    return sum(a for a, _ in view.pots)
+    return sum(a for a, __ in view.pots)
 
 
 def standings(view: SeatView) -> list[dict[str, Any]]:
@@ -334,9 +368,13 @@ def standings(view: SeatView) -> list[dict[str, Any]]:
 
 def phase_text(view: SeatView) -> str:
     """The phase in words, with the betting round when there is one."""
-    words = PHASE_WORDS.get(view.phase, view.phase)
+    words = PHASE_WORDS.get(view.phase)
+    if words is None:
+        return str(view.phase)
     if view.phase == Phase.BETTING and view.betting_round:
-        rnd = {"round": f"after round {view.round_no}", "final": "final round",
-               "pre_draw": "before the draw", "post_draw": "after the draw"}
-        words += " " + rnd.get(view.betting_round, view.betting_round)
-    return words
+        if view.betting_round == "round":
+            return _("betting after round {n}").format(n=view.round_no)
+        if view.betting_round in _BETTING_ROUND_WORDS:
+            return _(_BETTING_ROUND_WORDS[view.betting_round])
+        return _(words) + " " + view.betting_round
+    return _(words)

@@ -8,7 +8,9 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.view import SeatView
+from pokeroulette_tui.ui.renderables import styled
 from pokeroulette_tui.ui.widgets.present import phase_text
 
 
@@ -23,11 +25,12 @@ def fairness_badge(summary: str) -> Text:
     if not summary:
         return Text()
     if "FAILED" in summary:
-        return Text("deck ✗ FAILED", style="bold reverse")
+        return Text(_("deck ✗ FAILED"), style="bold reverse")
     if "✓" in summary:
         count = summary.split(" all ", 1)[-1].split(" ", 1)[0]
-        return Text(f"deck ✓ {count}" if count.isdigit() else "deck ✓", style="bold")
-    return Text("deck ?", style="italic")
+        return Text(_("deck ✓ {n}").format(n=count) if count.isdigit() else _("deck ✓"),
+                    style="bold")
+    return Text(_("deck ?"), style="italic")
 
 
 def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None,
@@ -36,20 +39,21 @@ def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None,
     play the deck check, and what is ``armed`` (a pre-action, skipping to your turn)."""
     out = Text()
     if view.hand_no:
-        out.append(f"Hand {view.hand_no}", style="bold")
+        out.append(_("Hand {n}").format(n=view.hand_no), style="bold")
         out.append(" · ")
     out.append(phase_text(view))
     if view.to_act is not None and not view.dealer_step and not view.game_over:
         out.append(" · ")
-        out.append(view.players[view.to_act].name, style="bold")
-        out.append(" to act")
+        out.append_text(styled(_("{name} to act"),
+                               name=Text(view.players[view.to_act].name, style="bold")))
         if seconds_left is not None:
-            out.append(f" ({seconds_left}s left)", style="bold")
+            out.append(" " + _("({n}s left)").format(n=seconds_left), style="bold")
     if view.seat is None:
-        out.append("  [public view]" if hot_seat else "  [watching]", style="italic")
+        out.append("  " + (_("[public view]") if hot_seat else _("[watching]")), style="italic")
     elif hot_seat:  # one player at this terminal: whose eyes goes without saying
-        out.append("  seen by ")
-        out.append(view.players[view.seat].name, style="bold")
+        out.append("  ")
+        out.append_text(styled(_("seen by {name}"),
+                               name=Text(view.players[view.seat].name, style="bold")))
     badge = fairness_badge(fairness)
     if badge:
         out.append("  ")
@@ -85,7 +89,7 @@ class StatusLine(Widget):
 
     def render(self) -> Text:
         if self.view is None:
-            return Text("Poker Roulette")
+            return Text(_("Poker Roulette"))
         left = None
         if self.deadline is not None:
             left = max(0, round(self.deadline - asyncio.get_running_loop().time()))

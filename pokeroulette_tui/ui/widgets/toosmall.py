@@ -6,6 +6,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from pokeroulette_tui.engine.i18n import _
+
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
 """The smallest terminal the table is drawn in (it is laid out for 80×24)."""
@@ -33,11 +35,12 @@ def too_small_text(width: int, height: int) -> Text:
     ? help · q quit (the game is saved)
     """
     out = Text()
-    out.append("Too small for the table\n", style="bold")
+    out.append(_("Too small for the table") + "\n", style="bold")
     out.append(f"{width}×{height}", style="bold reverse")
-    out.append(f" now · {MIN_WIDTH}×{MIN_HEIGHT} needed\n")
-    out.append("Make the window bigger\nor the font smaller:\nthe table comes back by itself.\n")
-    out.append("? help · q quit (the game is saved)", style="italic")
+    out.append(" " + _("now · {size} needed").format(size=f"{MIN_WIDTH}×{MIN_HEIGHT}") + "\n")
+    out.append(_("Make the window bigger\nor the font smaller:\nthe table comes back by itself.")
+               + "\n")
+    out.append(_("? help · q quit (the game is saved)"), style="italic")
     return out
 
 
