@@ -38,6 +38,8 @@ CHECK = textwrap.dedent('''
     from pokeroulette_tui.paths import doc_path
     assert doc_path("RULES.md") == package / "docs" / "RULES.md", doc_path("RULES.md")
     assert "each_round" in doc_path("RULES.md").read_text(encoding="utf-8")
+    for lang in ("fi", "sv"):  # and its Finnish and Swedish translations
+        assert doc_path(f"RULES.{lang}.md").is_file(), lang
 
     # the compiled catalogs ship too, and the game speaks them
     for lang in ("fi", "sv"):
