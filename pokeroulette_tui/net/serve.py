@@ -294,8 +294,11 @@ def spawn_server(args: argparse.Namespace, rules: RuleSet, *, password: str | No
     finally:
         os.close(status_w)
         os.close(log_fd)
+    from pokeroulette_tui.engine.i18n import language
+
     orders = {"args": _jsonable(args), "rules": rules.to_dict(), "password": password,
-              "admin": admin, "status_fd": status_w, "idle_exit": idle_exit}
+              "admin": admin, "status_fd": status_w, "idle_exit": idle_exit,
+              "language": language()}  # the table's words (its log, results) in the host's
     assert proc.stdin is not None
     try:
         proc.stdin.write(json.dumps(orders).encode() + b"\n")
@@ -335,6 +338,9 @@ def child_main() -> int:
     except (ValueError, KeyError, TypeError, OSError) as exc:
         print(f"pokeroulette table server: bad start orders ({exc})", file=sys.stderr)
         return 2
+    from pokeroulette_tui.engine.i18n import set_language
+
+    set_language(str(orders.get("language", "en")))  # the host's language (--lang, settings)
     devnull = os.open(os.devnull, os.O_RDONLY)
     os.dup2(devnull, 0)
     os.close(devnull)

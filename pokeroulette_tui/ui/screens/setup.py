@@ -18,7 +18,7 @@ from textual.widgets.select import InvalidSelectValueError
 
 from pokeroulette_tui.bots import LEVELS
 from pokeroulette_tui.engine.i18n import LANGUAGES, N_, _, language, ngettext
-from pokeroulette_tui.engine.presets import Preset, PresetError, check_name
+from pokeroulette_tui.engine.presets import Preset, PresetError, PresetExists, check_name
 from pokeroulette_tui.engine.rules import (
     OPTION_CHOICES,
     OPTION_GROUPS,
@@ -501,7 +501,7 @@ class SetupScreen(Screen[TableSetup | None]):
             saved_presets().save(Preset(name, rules, note), replace=same)
         except PresetError as exc:
             message = str(exc)
-            if "already exists" in message:
+            if isinstance(exc, PresetExists):
                 message = _("{problem}: choose another name (or delete it: pokeroulette preset "
                             "delete NAME)").format(problem=message[:1].upper() + message[1:])
             said.update(f"⚠ {message}")
