@@ -285,6 +285,9 @@ def build_parser() -> argparse.ArgumentParser:
     from pokeroulette_tui.ui.stats_cli import add_stats_parser
 
     add_stats_parser(sub)  # stats: print, --json, --export, --export-text, --reset
+    from pokeroulette_tui.ui.sshroom import add_parser as add_serve_ssh_parser
+
+    add_serve_ssh_parser(sub)  # serve-ssh: the card room over SSH (asyncssh: imported when run)
     return parser
 
 
@@ -582,6 +585,12 @@ def cmd_tutorial(args: argparse.Namespace) -> int:
     return run_tutorial(args.game, restart=args.restart)
 
 
+def cmd_serve_ssh(args: argparse.Namespace) -> int:
+    from pokeroulette_tui.ui.sshroom import run
+
+    return run(args)
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     from pokeroulette_tui.ui.stats_cli import run_stats
 
@@ -590,7 +599,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 COMMANDS = {"play": cmd_play, "rules": cmd_rules, "preset": cmd_preset, "simulate": cmd_simulate,
             "casino": cmd_casino, "host": cmd_host, "join": cmd_join,
-            "stats": cmd_stats, "tutorial": cmd_tutorial}
+            "stats": cmd_stats, "tutorial": cmd_tutorial, "serve-ssh": cmd_serve_ssh}
 
 
 PLAY_DEFAULTS = {"command": "play", "preset": None, "rule": None, "players": None,
