@@ -196,26 +196,26 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--max-hands", type=int, default=200, help=_("stop a game after this many hands"))
     sim.add_argument("--no-check", action="store_true", help=_("skip the invariant checks (faster)"))
 
-    casino = sub.add_parser("casino", help="the casino game against the house (play money)")
+    casino = sub.add_parser("casino", help=_("the casino game against the house (play money)"))
     casino.add_argument("--pay-table", default="default", metavar="NAME|FILE",
-                        help="a named pay table (default, generous, tight) or a .toml file of "
-                             "your own (default: default)")
+                        help=_("a named pay table (default, generous, tight) or a .toml file of "
+                               "your own (default: default)"))
     casino.add_argument("--pay-tables", action="store_true",
-                        help="list the named pay tables with their exact house edges, and stop")
+                        help=_("list the named pay tables with their exact house edges, and stop"))
     casino.add_argument("names", nargs="*", metavar="NAME",
-                        help="the players at this terminal, in turn (default: your login name)")
+                        help=_("the players at this terminal, in turn (default: your login name)"))
     casino.add_argument("--odds", action="store_true",
-                        help="print every bet's exact chance, return and house edge, and stop")
+                        help=_("print every bet's exact chance, return and house edge, and stop"))
     casino.add_argument("--simulate", type=int, default=None, metavar="ROUNDS",
-                        help="deal ROUNDS rounds and check each bet's return against the exact "
-                             "figure, and stop")
-    casino.add_argument("--seed", type=int, default=None, help="fixed shuffle (for testing)")
+                        help=_("deal ROUNDS rounds and check each bet's return against the exact "
+                               "figure, and stop"))
+    casino.add_argument("--seed", type=int, default=None, help=_("fixed shuffle (for testing)"))
     casino.add_argument("--reset-bankroll", default=None, metavar="NAME",
-                        help="give NAME a fresh bankroll, and stop")
+                        help=_("give NAME a fresh bankroll, and stop"))
     casino.add_argument("--reset-jackpot", action="store_true",
-                        help="start the pay table's jackpot again from its seed, and stop")
+                        help=_("start the pay table's jackpot again from its seed, and stop"))
     casino.add_argument("--deal-pause", type=float, default=0.6, metavar="SECONDS",
-                        help="pause between the cards of a deal (default 0.6)")
+                        help=_("pause between the cards of a deal (default 0.6)"))
 
     tutorial = sub.add_parser("tutorial", help=_("learn a game on a prepared hand, step by step"))
     tutorial.add_argument("game", nargs="?", choices=("roulette", "draw"), default="roulette",
@@ -226,11 +226,12 @@ def build_parser() -> argparse.ArgumentParser:
     host = sub.add_parser("host", help=_("host a table on the network or on this machine"))
     _add_rules_args(host)
     host.add_argument("--casino", action="store_true",
-                      help="host a casino table (each player bets against the house); "
-                           "--delay is then the pause between cards, --turn-timeout how long "
-                           "the others have to bet once one player is ready")
+                      help=_("host a casino table (each player bets against the house); "
+                             "--delay is then the pause between cards, --turn-timeout how long "
+                             "the others have to bet once one player is ready"))
     host.add_argument("--pay-table", default=None, metavar="NAME|FILE",
-                      help="with --casino: a named pay table or a .toml file (default: default)")
+                      help=_("with --casino: a named pay table or a .toml file (default: "
+                             "default)"))
     host.add_argument("--unix", nargs="?", const="", default=None, metavar="PATH",
                       help=_("a table for accounts of this machine, on a Unix socket (default "
                              "/tmp/pokeroulette-UID/table.sock): players join with @LOGIN"))
@@ -269,7 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
                       help=_("close a lobby whose game has not started after this long "
                              "(default 60; 0 = never)"))
 
-    join = sub.add_parser("join", help=_("join a table: @LOGIN on this machine, or HOST[:PORT]"))
+    join = sub.add_parser("join", help=_("join a table or a casino table: @LOGIN on this "
+                                         "machine, or HOST[:PORT]"))
     join.add_argument("address", nargs="?", default=None, metavar="@LOGIN | HOST[:PORT]")
     join.add_argument("--unix", default=None, metavar="PATH", help=_("join the table at this socket"))
     join.add_argument("--no-tls", action="store_true",
@@ -475,22 +477,24 @@ def cmd_casino(args: argparse.Namespace) -> int:
         try:
             if args.reset_bankroll is not None:
                 store.reset_bankroll(args.reset_bankroll)
-                print(f"{args.reset_bankroll} has a fresh bankroll of "
-                      f"{store.bankroll(args.reset_bankroll):,} play chips")
+                print(_("{name} has a fresh bankroll of {amount:,} play chips").format(
+                    name=args.reset_bankroll, amount=store.bankroll(args.reset_bankroll)))
             if args.reset_jackpot:
                 store.reset_jackpot(table)
-                print(f"The jackpot of the {table.name!r} pay table starts again at "
-                      f"{table.jackpot_seed:,}")
+                print(_("The jackpot of the {name} pay table starts again at {amount:,}").format(
+                    name=repr(table.name), amount=table.jackpot_seed))
         except OSError as exc:
-            raise CliError(f"cannot write {store.path}: {exc.strerror or exc}") from None
+            raise CliError(_("cannot write {path}: {problem}").format(
+                path=store.path, problem=exc.strerror or exc)) from None
         return 0
     names = _casino_names(args.names)
     if not 0 <= args.deal_pause <= 5:
-        raise CliError("--deal-pause must be between 0 and 5 seconds")
+        raise CliError(_("--deal-pause must be between 0 and 5 seconds"))
     try:
         from pokeroulette_tui.ui.casino import run_casino
     except ImportError as exc:
-        raise CliError(f"the casino screen is not available: {exc}") from None
+        raise CliError(_("the casino screen is not available: {problem}").format(
+            problem=exc)) from None
     return run_casino(names, table, data_home() / "casino.json", args.deal_pause, seed=args.seed)
 
 
@@ -499,7 +503,7 @@ def _casino_names(given: list[str]) -> list[str]:
     from pokeroulette_tui.ui.config import login_name
 
     names = [n.strip() for n in given] or [login_name()]
-    problem = check_names(names) or ("at most 6 players at a casino table"
+    problem = check_names(names) or (_("at most 6 players at a casino table")
                                      if len(names) > 6 else None)
     if problem:
         raise CliError(problem)
@@ -510,16 +514,18 @@ def _casino_simulate(table: object, rounds: int, seed: int) -> int:
     from pokeroulette_tui.engine.casino.odds import percent, simulate_returns
 
     if not 100 <= rounds <= 10_000_000:
-        raise CliError("--simulate takes 100 to 10000000 rounds")
+        raise CliError(_("--simulate takes 100 to 10000000 rounds"))
     rows = simulate_returns(table, rounds, seed)  # type: ignore[arg-type]
-    print(f"{rounds:,} rounds simulated (seed {seed}); each bet's mean return per chip "
-          "against the exact one, with a 99.9% interval:")
+    print(_("{rounds:,} rounds simulated (seed {seed}); each bet's mean return per chip "
+            "against the exact one, with a 99.9% interval:").format(rounds=rounds, seed=seed))
     for r in rows:
-        verdict = "agrees" if r.agrees else "OUTSIDE"
-        print(f"  {r.odds.bet:45} {r.mean * 100:7.2f}% ± {r.half_width * 100:5.2f}  exact "
-              f"{percent(r.odds.returns):>7}  {verdict}")
+        verdict = _("agrees") if r.agrees else _("OUTSIDE")
+        print(f"  {r.odds.words:45} {r.mean * 100:7.2f}% ± {r.half_width * 100:5.2f}  "
+              + _("exact {figure}").format(figure=f"{percent(r.odds.returns):>7}")
+              + f"  {verdict}")
     outside = sum(not r.agrees for r in rows)
-    print(f"{len(rows) - outside} of {len(rows)} bets agree with the exact figures")
+    print(_("{agree} of {total} bets agree with the exact figures").format(
+        agree=len(rows) - outside, total=len(rows)))
     return 0 if outside == 0 else 1
 
 
@@ -532,7 +538,7 @@ def cmd_host(args: argparse.Namespace) -> int:
             return play_casino_hosted(*a)  # type: ignore[arg-type]
         return run_casino_host(args, play=play)
     if args.pay_table is not None:
-        raise CliError("--pay-table goes with --casino")
+        raise CliError(_("--pay-table goes with --casino"))
     try:
         from pokeroulette_tui.ui.netplay import run_host
     except ImportError as exc:
@@ -574,7 +580,8 @@ def _casino_at(args: argparse.Namespace):
     from pokeroulette_tui.net.casino_launch import casino_session
 
     session = casino_session(args, host, port)
-    return session, [f"Joining the casino table at {host}:{port} as {session.name}"]
+    return session, [_("Joining the casino table at {address} as {name}").format(
+        address=f"{host}:{port}", name=session.name)]
 
 
 def cmd_tutorial(args: argparse.Namespace) -> int:

@@ -410,3 +410,20 @@ async def test_a_tls_join_at_a_plain_casino_table_is_told_to_use_no_tls(tmp_path
             await s.connect()
     finally:
         await server.close()
+
+
+def test_a_card_table_answers_which_with_its_game_and_closes(caplog):
+    """``join`` asks a host what it plays before saying hello: a card table says "table" and
+    closes, without counting it as a refused hello (nothing in the log, no back-off)."""
+    from net_helpers import Harness as TableHarness
+    from net_helpers import make_host
+
+    h = TableHarness(make_host())
+    probe = h.connect()
+    with caplog.at_level("INFO", logger="pokeroulette.net"):
+        h.send(probe, {"type": "which"})
+    assert probe.inbox == [{"type": "which", "game": "table", "version": P.VERSION}]
+    assert probe.closed
+    assert not any("refused" in r.getMessage() for r in caplog.records)
+    player = h.join("Ada")  # the table goes on as before
+    assert player.of("welcome") and not player.errors()

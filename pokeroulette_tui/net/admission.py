@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.identity import Account, HelloGuard, peer_key
@@ -46,12 +47,12 @@ class Admission(HostParts):
         key = peer_key(peer)
         out = self._make_room(key)
         if out is None:
-            return [Out(cid, M.Error("the server is full", fatal=True).to_wire(), close=True)]
+            return [Out(cid, M.Error(_("the server is full"), fatal=True).to_wire(), close=True)]
         account = peer if isinstance(peer, Account) else None
         refusal = ""
         if self.config.access is not None:
             refusal = self.config.access.refusal(account) if account else \
-                "this table admits accounts of this machine only"
+                _("this table admits accounts of this machine only")
             if refusal:  # told in answer to the hello (closing before it could lose the news)
                 self.guard.log(log, now, "refused %s: %s", peer_key(peer), refusal)
         conn = self.conns[cid] = Conn(cid=cid, opened=now, heard=now, account=account, peer=key,
@@ -96,7 +97,7 @@ class Admission(HostParts):
         self._admitted(victim)
         if not victim.welcomed:
             return [Out(victim.cid, data=_CROWDED, close=True)]
-        return [Out(victim.cid, M.Error("the server is full: making room for a player",
+        return [Out(victim.cid, M.Error(_("the server is full: making room for a player"),
                                         fatal=True).to_wire(), close=True)]
 
     def _allowed(self, conn: Conn, kind: str, now: float, burst: float, rate: float) -> bool:
@@ -119,9 +120,9 @@ class Admission(HostParts):
             conn.told.discard(kind)
             return
         if kind in conn.told:  # said once: the rest of the flood is dropped unanswered
-            raise Quiet(f"slow down: too many {kind} messages")
+            raise Quiet(_("slow down: too many {kind} messages").format(kind=kind))
         conn.told.add(kind)
-        raise P.ProtocolError(f"slow down: too many {kind} messages")
+        raise P.ProtocolError(_("slow down: too many {kind} messages").format(kind=kind))
 
     def oversized(self, cid: int) -> list[Out]:
         """The peer sent a line longer than the limit: refuse it and close (its tail is never
@@ -135,7 +136,7 @@ class Admission(HostParts):
     def _fail(self, conn: Conn, exc: P.ProtocolError, ref: int | None = None) -> list[Out]:
         conn.errors += 1
         fatal = exc.fatal or conn.errors > self.config.max_errors
-        text = exc.message if conn.errors <= self.config.max_errors else "too many errors"
+        text = exc.message if conn.errors <= self.config.max_errors else _("too many errors")
         if fatal:
             conn.closing = True
             if conn.welcomed:
@@ -145,16 +146,23 @@ class Admission(HostParts):
         return [Out(conn.cid, M.Error(text, id=ref, fatal=fatal).to_wire(), close=fatal)]
 
     def _hello(self, conn: Conn, msg: dict[str, Any], now: float) -> list[Out]:
-        """The first line of a connection: it must be a good ``hello`` (else a fatal error)."""
+        """The first line of a connection: it must be a good ``hello`` (else a fatal error),
+        or a ``which`` probe (``pokeroulette join`` asking whether this is a casino table),
+        answered with what is played here, and the connection closed."""
+        if msg.get("type") == "which":
+            conn.closing = True
+            self._admitted(conn)
+            return [Out(conn.cid, {"type": "which", "game": "table", "version": P.VERSION},
+                        close=True)]
         h = M.Hello.parse(msg)
         name = h.name
         if self.expired:
-            raise P.ProtocolError("this table's lobby closed: the game never started",
+            raise P.ProtocolError(_("this table's lobby closed: the game never started"),
                                   fatal=True)
         wait = self.guard.wait(conn.peer, now)
         if wait > 0:  # not even looked at: guessing gets slower with each failure
-            raise P.ProtocolError(f"too many failed attempts: wait {wait:.0f} s and try again",
-                                  fatal=True)
+            raise P.ProtocolError(_("too many failed attempts: wait {seconds} s and try "
+                                    "again").format(seconds=f"{wait:.0f}"), fatal=True)
         if conn.account is not None:  # the kernel said who this is: no password, no token
             conn.admin = conn.account.uid == self.config.owner_uid and not self.config.headless
             name = conn.account.seat_name()
@@ -164,24 +172,26 @@ class Admission(HostParts):
             if self.password_digest and not conn.admin and not self.password_check.matches(
                     h.password):
                 self.guard.failed(conn.peer, now)
-                raise P.ProtocolError("wrong password" if h.password else
-                                      "this table has a password (join with --password, "
-                                      "--password-file FILE or POKEROULETTE_PASSWORD)", fatal=True)
+                raise P.ProtocolError(_("wrong password") if h.password else
+                                      _("this table has a password (join with --password, "
+                                        "--password-file FILE or POKEROULETTE_PASSWORD)"),
+                                      fatal=True)
         conn.name = name
         if h.spectate:
             mine = conn.account.uid if conn.account is not None else None
             taken = next((p.name for p in self.players if P.same_name(p.name, conn.name)
                           and (mine is None or p.uid != mine)), None)  # (your own seat's ok)
             if taken is not None:
-                raise P.ProtocolError(f"{taken} is seated at this table: watch under another "
-                                      "name", fatal=True)
+                raise P.ProtocolError(_("{name} is seated at this table: watch under another "
+                                        "name").format(name=taken), fatal=True)
             if sum(c.spectator for c in self.conns.values()) >= self.config.max_spectators:
-                raise P.ProtocolError("too many spectators", fatal=True)
+                raise P.ProtocolError(_("too many spectators"), fatal=True)
             conn.spectator = conn.welcomed = True
             self._admitted(conn)
             out = [Out(conn.cid, self._welcome(conn, None))]
             out += self._catch_up(conn, now)
-            return out + self._notice(f"{conn.name} is watching") + self._lobby_all(but=conn)
+            return out + self._notice(_("{name} is watching").format(name=conn.name)) \
+                + self._lobby_all(but=conn)
         player, token, replaced, existing = self._claim(conn, name, h.token)
         conn.player, conn.welcomed = player, True
         self._admitted(conn)
@@ -189,11 +199,12 @@ class Admission(HostParts):
         old = self.conns.get(replaced) if replaced is not None else None
         if old is not None:
             old.closing, old.player = True, None
-            out.append(Out(old.cid, M.Error("replaced by a new connection for this seat",
+            out.append(Out(old.cid, M.Error(_("replaced by a new connection for this seat"),
                                             fatal=True).to_wire(), close=True))
         out.append(Out(conn.cid, self._welcome(conn, token)))
         out += self._catch_up(conn, now)
-        out += self._notice(f"{player.name} {'is back' if existing else 'joined'}")
+        out += self._notice((_("{name} is back") if existing else _("{name} joined")).format(
+            name=player.name))
         out += self._lobby_all(but=conn)
         return out + self._maybe_autostart(now)
 

@@ -19,10 +19,12 @@ from typing import Any
 from pokeroulette_tui.engine.casino.board import Bet, BetError
 from pokeroulette_tui.engine.casino.game import Casino, CasinoError, Stage
 from pokeroulette_tui.engine.casino.paytable import PayTable
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.net import casino_wire as W
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.casino_session import CasinoSession, CasinoUpdate, SeatInfo
 from pokeroulette_tui.net.client import ConnectError
+from pokeroulette_tui.net.messages import heard
 from pokeroulette_tui.net.unix import account_of, loopback_peer_uid
 
 log = logging.getLogger("pokeroulette.net.client")
@@ -111,13 +113,14 @@ class RemoteCasino(CasinoSession):
             reader, writer = await asyncio.wait_for(asyncio.open_connection(
                 self.host, self.port, limit=P.CLIENT_MAX_LINE, ssl=context), self.connect_timeout)
         except ssl.SSLError:
-            raise ConnectError(f"{self.address} does not speak TLS: if its host started the "
-                               "table with --no-tls, join with --no-tls (and only on a network "
-                               "you trust)") from None
+            raise ConnectError(_("{address} does not speak TLS: if its host started the table "
+                                 "with --no-tls, join with --no-tls (and only on a network you "
+                                 "trust)").format(address=self.address)) from None
         except (TimeoutError, OSError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "timed out" \
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else _("timed out") \
                 if isinstance(exc, asyncio.TimeoutError) else type(exc).__name__
-            raise ConnectError(f"cannot reach {self.address} ({why})", retry=True) from None
+            raise ConnectError(_("cannot reach {address} ({why})").format(
+                address=self.address, why=why), retry=True) from None
         problem = self._check_server(writer)
         if problem:
             writer.close()
@@ -129,25 +132,26 @@ class RemoteCasino(CasinoSession):
             while True:
                 line = await asyncio.wait_for(reader.readline(), self.connect_timeout)
                 if not line:
-                    raise ConnectError("the server closed the connection")
+                    raise ConnectError(_("the server closed the connection"))
                 msg = P.decode(line)
                 if msg["type"] == "error":
-                    raise ConnectError(str(msg.get("message") or "refused"))
+                    raise ConnectError(heard(str(msg.get("message") or "")) or _("refused"))
                 if msg["type"] == "welcome":
                     break
             if msg.get("game") != W.GAME:
-                raise ConnectError(f"{self.address} is not a casino table")
+                raise ConnectError(_("{address} is not a casino table").format(
+                    address=self.address))
             table = W.read_table(msg)
             seat = msg.get("seat")
             if type(seat) is not int:
-                raise ConnectError("the server did not answer properly (no seat)")
+                raise ConnectError(_("the server did not answer properly (no seat)"))
         except ConnectError:
             writer.close()
             raise
         except (TimeoutError, OSError, ValueError, P.ProtocolError) as exc:
             writer.close()
-            raise ConnectError("the server did not answer properly "
-                               f"({getattr(exc, 'message', type(exc).__name__)})") from None
+            raise ConnectError(_("the server did not answer properly ({problem})").format(
+                problem=getattr(exc, "message", type(exc).__name__))) from None
         self._reader, self._writer = reader, writer
         self.connected = True
         self.welcome, self.pay_table, self.seat = msg, table, seat
@@ -169,9 +173,10 @@ class RemoteCasino(CasinoSession):
             if self.server_uid is None:
                 self.server_uid = uid
             elif uid != self.server_uid:
-                return (f"{self.address} is now served by {account_of(uid).login}, not "
-                        f"{account_of(self.server_uid).login}: someone else took the port; "
-                        "your password and token were not sent")
+                return _("{address} is now served by {login}, not {expected}: someone else "
+                         "took the port; your password and token were not sent").format(
+                    address=self.address, login=account_of(uid).login,
+                    expected=account_of(self.server_uid).login)
         if not self.tls:
             return ""
         from pokeroulette_tui.net import tls as T
@@ -180,24 +185,25 @@ class RemoteCasino(CasinoSession):
             self.tls_note = T.check_pin(self.address, seen, expected=self.fingerprint,
                                         known=self.known)
         except (T.PinError, ValueError) as exc:
-            return str(exc) + "; your password and token were not sent"
+            return _("{problem}; your password and token were not sent").format(problem=exc)
         return ""
 
     # -- reading ------------------------------------------------------------------------------
     async def _read_loop(self) -> None:
-        reason = "the server closed the connection"
+        reason = _("the server closed the connection")
         while True:
             reason, retry = await self._pump()
             self._lost()
             if self._closing or not retry or not self.token:
                 break
-            self._queue.put_nowait(CasinoUpdate(note=f"Connection lost ({reason}); "
-                                                     "reconnecting…", error=True))
+            self._queue.put_nowait(CasinoUpdate(note=_("Connection lost ({why}); "
+                                                       "reconnecting…").format(why=reason),
+                                                error=True))
             if await self._reconnect():
-                self._queue.put_nowait(CasinoUpdate(note="Reconnected: your seat, bankroll "
-                                                         "and bets are as you left them."))
+                self._queue.put_nowait(CasinoUpdate(note=_("Reconnected: your seat, bankroll "
+                                                           "and bets are as you left them.")))
                 continue
-            reason = f"could not reconnect: {reason}"
+            reason = _("could not reconnect: {why}").format(why=reason)
             break
         self._finish(reason)
 
@@ -207,7 +213,7 @@ class RemoteCasino(CasinoSession):
             while True:
                 line = await self._reader.readline()
                 if not line.endswith(b"\n"):
-                    return "the server closed the connection", True
+                    return _("the server closed the connection"), True
                 try:
                     msg = P.decode(line)
                     done = self._handle(msg)
@@ -217,16 +223,16 @@ class RemoteCasino(CasinoSession):
                 if done is not None:
                     return done, False
         except ValueError:
-            return "a message from the server was too long", False
+            return _("a message from the server was too long"), False
         except (ConnectionError, OSError):
-            return "the connection was reset", True
+            return _("the connection was reset"), True
 
     def _handle(self, msg: dict[str, Any]) -> str | None:
         """Apply one message; returns why the session ends, if it does."""
         kind = msg["type"]
         if kind == "casino":
             assert self.pay_table is not None
-            self._casino, self._seat_info, _ = W.read_state(msg, self.pay_table, self._casino)
+            self._casino, self._seat_info, __ = W.read_state(msg, self.pay_table, self._casino)
             loop = asyncio.get_running_loop()
             closes, nxt = msg.get("closes_in"), msg.get("next_in")
             self.closes_at = loop.time() + closes if type(closes) in (int, float) else None
@@ -241,13 +247,13 @@ class RemoteCasino(CasinoSession):
                 fut.set_result(msg)
             elif kind == "error":
                 if msg.get("fatal"):
-                    return str(msg.get("message") or "closed by the server")
-                self._queue.put_nowait(CasinoUpdate(note=str(msg.get("message", "")),
+                    return heard(str(msg.get("message") or "")) or _("closed by the server")
+                self._queue.put_nowait(CasinoUpdate(note=heard(str(msg.get("message", ""))),
                                                     error=True))
         elif kind == "notice":
-            self._queue.put_nowait(CasinoUpdate(note=str(msg.get("text", ""))))
+            self._queue.put_nowait(CasinoUpdate(note=heard(str(msg.get("text", "")))))
         elif kind == "bye":
-            return str(msg.get("reason") or "the host closed the table")
+            return heard(str(msg.get("reason") or "")) or _("the host closed the table")
         return None
 
     _last_stage: Stage | None = None
@@ -258,7 +264,7 @@ class RemoteCasino(CasinoSession):
             self._writer.close()
         for fut in self._pending.values():
             if not fut.done():
-                fut.set_exception(CasinoError("the connection to the table was lost"))
+                fut.set_exception(CasinoError(_("the connection to the table was lost")))
         self._pending.clear()
 
     async def _reconnect(self) -> bool:
@@ -287,7 +293,7 @@ class RemoteCasino(CasinoSession):
         """Send a request and wait for its answer: the ``ok``, or CasinoError with the
         host's words."""
         if not self.connected or self._writer is None:
-            raise CasinoError("not connected to the table")
+            raise CasinoError(_("not connected to the table"))
         self._ids += 1
         ref = self._ids
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -297,14 +303,14 @@ class RemoteCasino(CasinoSession):
             await self._writer.drain()
         except (ConnectionError, OSError):
             self._pending.pop(ref, None)
-            raise CasinoError("the connection to the table was lost") from None
+            raise CasinoError(_("the connection to the table was lost")) from None
         try:
             answer = await asyncio.wait_for(fut, self.answer_timeout)
         except TimeoutError:
             self._pending.pop(ref, None)
-            raise CasinoError("the table did not answer") from None
+            raise CasinoError(_("the table did not answer")) from None
         if answer.get("type") == "error":
-            text = str(answer.get("message") or "refused")
+            text = heard(str(answer.get("message") or "")) or _("refused")
             raise CasinoError(text[:1].lower() + text[1:])
         return answer
 
@@ -324,7 +330,7 @@ class RemoteCasino(CasinoSession):
         try:
             return Bet.from_dict(answer.get("bet"))
         except BetError:
-            raise CasinoError("the table's answer did not fit") from None
+            raise CasinoError(_("the table's answer did not fit")) from None
 
     async def undo(self, seat: int) -> None:
         await self._ask("undo")
@@ -338,13 +344,13 @@ class RemoteCasino(CasinoSession):
     async def deal(self, seat: int) -> str:
         mine = self.casino.players[seat]
         if not mine.bets and not any(p.bets for p in self.casino.players):
-            raise CasinoError("place a bet first")
+            raise CasinoError(_("place a bet first"))
         await self._ask("ready", ready=True)
         return ""  # (the screen says who the table waits for)
 
     async def next_round(self, seat: int) -> str:
         await self._ask("ready", ready=True)
-        return "Ready for the next round."
+        return _("Ready for the next round.")
 
     async def reset_bankroll(self, seat: int) -> None:
         await self._ask("rebuy")
@@ -373,7 +379,7 @@ class RemoteCasino(CasinoSession):
                 await self._task
         self.connected = False
         if was_closed:
-            return (f"The casino table at {self.address} closed ({self.closed_because}). "
-                    "Play money only.")
-        return (f"You left the casino table at {self.address}. Its bankrolls are the "
-                "table's: play money only.")
+            return _("The casino table at {address} closed ({why}). Play money only.").format(
+                address=self.address, why=self.closed_because)
+        return _("You left the casino table at {address}. Its bankrolls are the table's: play "
+                 "money only.").format(address=self.address)

@@ -31,6 +31,7 @@ from pokeroulette_tui.engine.casino import game as G
 from pokeroulette_tui.engine.casino.game import Casino, CasinoError, Stage
 from pokeroulette_tui.engine.casino.paytable import DEFAULT, PayTable
 from pokeroulette_tui.engine.casino.store import START_BANKROLL
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.net import casino_wire as W
 from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
@@ -135,7 +136,7 @@ class CasinoHost:
         live = [c for c in self.conns.values() if not c.closing]
         if len(live) >= self.config.max_connections or \
                 sum(not c.welcomed for c in live) >= self.config.max_pending:
-            return [Out(cid, M.Error("the server is full", fatal=True).to_wire(), close=True)]
+            return [Out(cid, M.Error(_("the server is full"), fatal=True).to_wire(), close=True)]
         key = peer_key(peer)
         self.conns[cid] = CConn(cid, now, now, key)
         if isinstance(peer, Account):  # pragma: no cover - casino tables are TCP only
@@ -160,7 +161,8 @@ class CasinoHost:
         if seat.cid != cid:
             return []
         seat.cid, seat.ready = None, False
-        out = self._notice(f"{seat.name} left the table; their seat and bankroll are held")
+        out = self._notice(_("{name} left the table; their seat and bankroll are held").format(
+            name=seat.name))
         out += self._maybe_close(now)
         return out + self._states()
 
@@ -192,7 +194,7 @@ class CasinoHost:
             text = str(exc)
             return [Out(cid, M.Error(text[:1].upper() + text[1:], id=ref).to_wire())] \
                 if conn.errors <= self.config.max_errors else \
-                self._fail(conn, P.ProtocolError("too many errors", fatal=True))
+                self._fail(conn, P.ProtocolError(_("too many errors"), fatal=True))
         except P.ProtocolError as exc:
             if not conn.welcomed:
                 exc.fatal = True
@@ -209,13 +211,13 @@ class CasinoHost:
             if not conn.welcomed and not conn.closing and \
                     now >= conn.opened + self.config.hello_timeout:
                 conn.closing = True
-                out.append(Out(conn.cid, M.Error("no hello: closing", fatal=True).to_wire(),
+                out.append(Out(conn.cid, M.Error(_("no hello: closing"), fatal=True).to_wire(),
                                close=True))
         c = self.casino
         if self.close_at is not None and now >= self.close_at:
             self.close_at = None
             if any(p.bets for p in c.players) and c.stage is Stage.BETTING:
-                out += self._notice("Time is up: no more bets")
+                out += self._notice(_("Time is up: no more bets"))
                 out += self._close(now)
             else:
                 for s in self.seats:
@@ -234,20 +236,20 @@ class CasinoHost:
             return [Out(conn.cid, W.which(), close=True)]
         h = M.Hello.parse(msg)
         if msg.get("game") != W.GAME:
-            raise P.ProtocolError("this is a casino table: join it with `pokeroulette join` "
-                                  "from a version that knows the casino", fatal=True)
+            raise P.ProtocolError(_("this is a casino table: join it with `pokeroulette join` "
+                                    "from a version that knows the casino"), fatal=True)
         if h.spectate:
-            raise P.ProtocolError("a casino table has no spectators' chairs: join as a player",
-                                  fatal=True)
+            raise P.ProtocolError(_("a casino table has no spectators' chairs: join as a "
+                                    "player"), fatal=True)
         wait = self.guard.wait(conn.peer, now)
         if wait > 0:
-            raise P.ProtocolError(f"too many failed attempts: wait {wait:.0f} s and try again",
-                                  fatal=True)
+            raise P.ProtocolError(_("too many failed attempts: wait {seconds} s and try "
+                                    "again").format(seconds=f"{wait:.0f}"), fatal=True)
         if self.password_digest and not self.password_check.matches(h.password):
             self.guard.failed(conn.peer, now)
-            raise P.ProtocolError("wrong password" if h.password else
-                                  "this table has a password (join with --password, "
-                                  "--password-file FILE or POKEROULETTE_PASSWORD)", fatal=True)
+            raise P.ProtocolError(_("wrong password") if h.password else
+                                  _("this table has a password (join with --password, "
+                                    "--password-file FILE or POKEROULETTE_PASSWORD)"), fatal=True)
         out: list[Out] = []
         index = next((i for i, s in enumerate(self.seats) if P.same_name(s.name, h.name)), None)
         token = None
@@ -255,18 +257,21 @@ class CasinoHost:
             seat = self.seats[index]
             if not (h.token and P.token_matches(h.token, seat.token_digest)):
                 self.guard.failed(conn.peer, now)
-                held = " (the seat is held for them)" if seat.cid is None else ""
-                raise P.ProtocolError(f"{seat.name} is seated at this table{held}: join under "
-                                      "another name", fatal=True)
+                raise P.ProtocolError((
+                    _("{name} is seated at this table (the seat is held for them): join under "
+                      "another name") if seat.cid is None else
+                    _("{name} is seated at this table: join under another name")).format(
+                    name=seat.name), fatal=True)
             old = self.conns.get(seat.cid) if seat.cid is not None else None
             if old is not None:
                 old.closing, old.seat = True, None
-                out.append(Out(old.cid, M.Error("replaced by a new connection for this seat",
+                out.append(Out(old.cid, M.Error(_("replaced by a new connection for this seat"),
                                                 fatal=True).to_wire(), close=True))
             back = True
         else:
             if len(self.seats) >= W.MAX_SEATS:
-                raise P.ProtocolError(f"the table is full ({W.MAX_SEATS} players)", fatal=True)
+                raise P.ProtocolError(_("the table is full ({n} players)").format(
+                    n=W.MAX_SEATS), fatal=True)
             token = secrets.token_urlsafe(24)
             self.seats.append(Seat(h.name, P.token_digest(token)))
             self.casino.players.append(G.Player(h.name, START_BANKROLL))
@@ -281,7 +286,8 @@ class CasinoHost:
             seeded=cfg.seed is not None, table=cfg.table, deal_pause=cfg.deal_pause,
             bet_timeout=cfg.bet_timeout, result_pause=cfg.result_pause)))
         log.info("%s %s the casino table", seat.name, "is back at" if back else "joined")
-        out += self._notice(f"{seat.name} {'is back' if back else 'joined the table'}")
+        out += self._notice((_("{name} is back") if back else
+                             _("{name} joined the table")).format(name=seat.name))
         return out + self._states()
 
     def _limit(self, conn: CConn, kind: str, now: float) -> None:
@@ -290,13 +296,13 @@ class CasinoHost:
         tokens = min(burst, tokens + (now - at) * rate)
         if tokens < 1:
             conn.buckets[kind] = (tokens, now)
-            raise P.ProtocolError(f"slow down: too many {kind} messages")
+            raise P.ProtocolError(_("slow down: too many {kind} messages").format(kind=kind))
         conn.buckets[kind] = (tokens - 1, now)
 
     def _fail(self, conn: CConn, exc: P.ProtocolError, ref: int | None = None) -> list[Out]:
         conn.errors += 1
         fatal = exc.fatal or conn.errors > self.config.max_errors
-        text = exc.message if conn.errors <= self.config.max_errors else "too many errors"
+        text = exc.message if conn.errors <= self.config.max_errors else _("too many errors")
         if fatal:
             conn.closing = True
         return [Out(conn.cid, M.Error(text, id=ref, fatal=fatal).to_wire(), close=fatal)]
@@ -313,13 +319,13 @@ class CasinoHost:
         if kind == "rebuy":
             p = c.players[i]
             if p.bankroll + p.staked >= c.table.min_bet:
-                raise CasinoError(f"you still have {p.bankroll + p.staked:,} chips: a fresh "
-                                  "bankroll is for a player with none left")
+                raise CasinoError(_("you still have {amount:,} chips: a fresh bankroll is for a "
+                                    "player with none left").format(amount=p.bankroll + p.staked))
             p.bankroll = START_BANKROLL
-            out = [Out(conn.cid, W.ok(ref, f"A fresh bankroll of {START_BANKROLL:,} play "
-                                           "chips."))]
-            return out + self._notice(f"{seat.name} starts again with {START_BANKROLL:,} "
-                                      "play chips") + self._states()
+            out = [Out(conn.cid, W.ok(ref, _("A fresh bankroll of {amount:,} play chips.").format(
+                amount=START_BANKROLL)))]
+            return out + self._notice(_("{name} starts again with {amount:,} play chips").format(
+                name=seat.name, amount=START_BANKROLL)) + self._states()
         bet = None
         if kind == "bet":
             bet = G.place(c, i, fields["kind"], fields["target"], fields["amount"])
@@ -338,7 +344,7 @@ class CasinoHost:
         c = self.casino
         seat = self.seats[conn.seat]  # type: ignore[index]
         if c.stage is Stage.DEALING:
-            raise CasinoError("the cards are being dealt")
+            raise CasinoError(_("the cards are being dealt"))
         seat.ready = ready
         if not any(s.ready for s in self.seats):
             self.close_at = None
@@ -374,7 +380,8 @@ class CasinoHost:
         self.deal_at = now + self.config.deal_pause
         if self.config.deal_pause <= 0:
             return self._deal(now)
-        return self._notice(f"Round {self.casino.round_no}: no more bets") + self._states()
+        return self._notice(_("Round {number}: no more bets").format(
+            number=self.casino.round_no)) + self._states()
 
     def _deal(self, now: float) -> list[Out]:
         c = self.casino
@@ -389,7 +396,8 @@ class CasinoHost:
         won = c.history[-1].jackpot_won if c.history else 0
         nets = ", ".join(f"{p.name} {p.net:+,}" for p in c.players if p.results)
         log.info("casino round %s: %s", c.round_no, nets or "no bets")
-        out = self._notice(f"THE JACKPOT of {won:,} is won!") if won else []
+        out = self._notice(_("THE JACKPOT of {amount:,} is won!").format(amount=won)) if won \
+            else []
         self.next_at = now + self.config.result_pause
         if self.config.result_pause <= 0:
             return out + self._next_round()

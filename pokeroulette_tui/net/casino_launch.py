@@ -14,6 +14,7 @@ import logging
 import sys
 
 from pokeroulette_tui.engine.casino.paytable import PayTableError, find
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.casino_client import RemoteCasino
@@ -38,25 +39,26 @@ def casino_config(args: argparse.Namespace, password: str | None) -> CasinoConfi
     for key, default in CARD_TABLE_FLAGS.items():
         if getattr(args, key, default) not in (default, []):
             flag = "--" + key.replace("_", "-")
-            raise CliError(f"{flag} is for the card table; a --casino table does not take it")
+            raise CliError(_("{flag} is for the card table; a --casino table does not take "
+                             "it").format(flag=flag))
     if not 0 <= args.port <= 65535:
-        raise CliError("--port must be between 0 and 65535 (0 picks a free port)")
+        raise CliError(_("--port must be between 0 and 65535 (0 picks a free port)"))
     try:
         table = find(getattr(args, "pay_table", None) or "default")
     except PayTableError as exc:
         raise CliError(f"--pay-table: {exc}") from None
     pause = 0.6 if args.delay is None else args.delay
     if not 0 <= pause <= 5:
-        raise CliError("--delay (the pause between the cards of a deal) must be between 0 and "
-                       "5 seconds")
+        raise CliError(_("--delay (the pause between the cards of a deal) must be between 0 "
+                         "and 5 seconds"))
     results = 6.0 if args.result_pause is None else args.result_pause
     if not 0 <= results <= 60:
-        raise CliError("--result-pause must be between 0 and 60 seconds")
+        raise CliError(_("--result-pause must be between 0 and 60 seconds"))
     if not 0 <= args.turn_timeout <= 3600:
-        raise CliError("--turn-timeout (how long the others have to bet once one player is "
-                       "ready) must be between 0 (no timer) and 3600 seconds")
+        raise CliError(_("--turn-timeout (how long the others have to bet once one player is "
+                         "ready) must be between 0 (no timer) and 3600 seconds"))
     if password is not None and not 0 < len(password) <= P.MAX_PASSWORD:
-        raise CliError(f"the password must be 1 to {P.MAX_PASSWORD} characters")
+        raise CliError(_("the password must be 1 to {n} characters").format(n=P.MAX_PASSWORD))
     return CasinoConfig(table=table, password=password or None, seed=args.seed,
                         deal_pause=pause, bet_timeout=args.turn_timeout,
                         result_pause=results, headless=bool(args.headless))
@@ -66,25 +68,40 @@ def banner(config: CasinoConfig, bind: str, port: int, *, tls: bool, fingerprint
            headless: bool) -> list[str]:
     from pokeroulette_tui.net.launch import lan_addresses
 
-    lines = [f"Hosting a Poker Roulette casino table ({config.table.name} pay table) on "
-             f"{bind or '*'}:{port}" + (" (headless)" if headless else "")]
+    where = f"{bind or '*'}:{port}"
+    lines = [(_("Hosting a Poker Roulette casino table ({name} pay table) on {where} "
+                "(headless)") if headless else
+              _("Hosting a Poker Roulette casino table ({name} pay table) on {where}")).format(
+        name=config.table.name, where=where)]
     plain = "" if tls else " --no-tls"
+    friends, here, cert = _("friends join with:"), _("on this machine:"), _("TLS certificate:")
+    width = max(len(friends), len(here), len(cert)) + 2
     for addr in lan_addresses(bind):
-        lines.append(f"  friends join with:  pokeroulette join {addr}:{port} --name NAME{plain}")
+        lines.append(f"  {friends:<{width}}pokeroulette join {addr}:{port} --name NAME{plain}")
     if bind in ("", "0.0.0.0", "::"):
-        lines.append(f"  on this machine:    pokeroulette join 127.0.0.1:{port} --name NAME"
+        lines.append(f"  {here:<{width}}pokeroulette join 127.0.0.1:{port} --name NAME"
                      + plain)
     if tls and fingerprint:
-        lines.append(f"  TLS certificate:    {fingerprint}")
+        lines.append(f"  {cert:<{width}}{fingerprint}")
     elif not tls:
-        lines.append("  NO TLS (--no-tls): anyone on the network sees passwords and tokens")
+        lines.append("  " + _("NO TLS (--no-tls): anyone on the network sees passwords and "
+                              "tokens"))
     if config.password:
-        lines.append("  (this table has a password: join with --password, --password-file FILE "
-                     f"or {PASSWORD_ENV})")
-    lines.append("  bets close when every player is ready"
-                 + (f", or {config.bet_timeout:g} s after the first one is"
-                    if config.bet_timeout else ""))
+        lines.append("  " + _("(this table has a password: join with --password, "
+                              "--password-file FILE or {env})").format(env=PASSWORD_ENV))
+    lines.append("  " + (_("bets close when every player is ready, or {seconds} s after the "
+                           "first one is").format(seconds=f"{config.bet_timeout:g}")
+                         if config.bet_timeout else _("bets close when every player is ready")))
     return lines
+
+
+def join_lines(lines: list[str]) -> list[str]:
+    """The lines of :func:`banner` that tell others how to join (the LAN addresses' and the
+    password's), stripped."""
+    here = _("on this machine:")
+    return [line.strip() for line in lines
+            if ("pokeroulette join" in line and not line.strip().startswith(here))
+            or "--password-file FILE" in line]
 
 
 def run_casino_host(args: argparse.Namespace, *, play=None) -> int:
@@ -94,8 +111,8 @@ def run_casino_host(args: argparse.Namespace, *, play=None) -> int:
     config = casino_config(args, password)
     if not args.headless:
         if play is None:
-            raise CliError("sitting at your own table needs the terminal screens; host it "
-                           "with --headless")
+            raise CliError(_("sitting at your own table needs the terminal screens; host it "
+                             "with --headless"))
         return play(args, config, password)
     from pokeroulette_tui.net.launch import say
     from pokeroulette_tui.net.serve import Listen, serve
@@ -108,7 +125,7 @@ def run_casino_host(args: argparse.Namespace, *, play=None) -> int:
         for line in banner(config, where.bind, where.port, tls=where.tls,
                            fingerprint=where.fingerprint, headless=True):
             say(line)
-        say("Press Ctrl-C to stop.")
+        say(_("Press Ctrl-C to stop."))
     try:
         asyncio.run(serve(host, Listen(bind=args.bind, port=args.port,  # type: ignore[arg-type]
                                        tls=not args.no_tls), ready=ready))
@@ -125,9 +142,9 @@ def casino_session(args: argparse.Namespace, host: str, port: int) -> RemoteCasi
     from pokeroulette_tui.net.launch import known_tables
 
     if getattr(args, "spectate", False):
-        raise CliError("a casino table has no spectators' chairs: join without --spectate")
+        raise CliError(_("a casino table has no spectators' chairs: join without --spectate"))
     if not args.name:
-        raise CliError("join HOST[:PORT] needs --name NAME (your name at the table)")
+        raise CliError(_("join HOST[:PORT] needs --name NAME (your name at the table)"))
     try:
         name = P.clean_name(args.name)
     except P.ProtocolError as exc:

@@ -24,6 +24,7 @@ from pokeroulette_tui.engine.casino.board import Bet
 from pokeroulette_tui.engine.casino.game import Casino, CasinoError, Round, Stage
 from pokeroulette_tui.engine.casino.paytable import PayTable
 from pokeroulette_tui.engine.casino.store import START_BANKROLL, CasinoStore
+from pokeroulette_tui.engine.i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -173,13 +174,13 @@ class LocalCasino(CasinoSession):
         try:
             self.store.record(self._casino)
         except OSError as exc:
-            note = f"Could not save the bankrolls: {exc}"
+            note = _("Could not save the bankrolls: {problem}").format(problem=exc)
         self.warning = ""
         self._queue.put_nowait(CasinoUpdate(note=note, error=bool(note), settled=True))
 
     async def next_round(self, seat: int) -> str:
         G.next_round(self._casino)
-        return f"Round {self._casino.round_no}: place your bets."
+        return _("Round {number}: place your bets.").format(number=self._casino.round_no)
 
     async def reset_bankroll(self, seat: int) -> None:
         c = self._casino
@@ -190,7 +191,8 @@ class LocalCasino(CasinoSession):
         try:
             self.store.reset_bankroll(p.name)
         except OSError as exc:
-            raise CasinoError(f"could not save the bankroll: {exc}") from None
+            raise CasinoError(_("could not save the bankroll: {problem}").format(
+                problem=exc)) from None
 
     async def updates(self) -> AsyncIterator[CasinoUpdate]:
         while True:
@@ -218,5 +220,6 @@ class LocalCasino(CasinoSession):
         try:
             self.store.record(c)
         except OSError as exc:
-            return f"The casino could NOT save the bankrolls: {exc}"
-        return f"Bankrolls and the jackpot are saved in {self.store.path}. Play money only."
+            return _("The casino could NOT save the bankrolls: {problem}").format(problem=exc)
+        return _("Bankrolls and the jackpot are saved in {path}. Play money only.").format(
+            path=self.store.path)

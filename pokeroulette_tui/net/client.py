@@ -17,6 +17,7 @@ from typing import Any, AsyncIterator, Callable, ClassVar
 
 from pokeroulette_tui.engine.actions import Action, IllegalAction, Leave
 from pokeroulette_tui.engine.events import Event, add_to_history
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.net import messages as M
@@ -50,11 +51,11 @@ def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
     text = text.strip()
     host, port = text, default_port
     if text.startswith("["):
-        host, _, rest = text[1:].partition("]")
+        host, __, rest = text[1:].partition("]")
         if rest.startswith(":"):
             port = _port(rest[1:])
     elif text.count(":") == 1:
-        host, _, p = text.partition(":")
+        host, __, p = text.partition(":")
         port = _port(p)
     if not host:
         raise ConnectError(f"{text!r} is not an address (try HOST or HOST:PORT)")
@@ -168,13 +169,14 @@ class RemoteSession(Session):
                 asyncio.open_connection(self.host, self.port, limit=self.limit, ssl=context),
                 self.connect_timeout)
         except ssl.SSLError:
-            raise ConnectError(f"{self.host}:{self.port} does not speak TLS: if its host "
-                               "started the table with --no-tls, join with --no-tls (and "
-                               "only on a network you trust)") from None
+            raise ConnectError(_("{address} does not speak TLS: if its host started the table "
+                                 "with --no-tls, join with --no-tls (and only on a network you "
+                                 "trust)").format(address=f"{self.host}:{self.port}")) from None
         except (OSError, asyncio.TimeoutError) as exc:
-            raise ConnectError(f"cannot reach {self.host}:{self.port} "
-                               f"({exc.strerror or exc.__class__.__name__ if isinstance(exc, OSError) else 'timed out'})",
-                               retry=True) from None
+            why = exc.strerror or exc.__class__.__name__ if isinstance(exc, OSError) \
+                else _("timed out")
+            raise ConnectError(_("cannot reach {address} ({why})").format(
+                address=f"{self.host}:{self.port}", why=why), retry=True) from None
         problem = self._check_tcp_server(writer) or self._check_certificate(writer)
         if problem:
             writer.close()
@@ -192,7 +194,7 @@ class RemoteSession(Session):
             self.tls_note = tls.check_pin(f"{self.host}:{self.port}", seen,
                                           expected=self.fingerprint, known=self.known)
         except (tls.PinError, ValueError) as exc:
-            return str(exc) + "; your password and token were not sent"
+            return _("{problem}; your password and token were not sent").format(problem=exc)
         return ""
 
     def _check_tcp_server(self, writer: asyncio.StreamWriter) -> str:
@@ -206,9 +208,10 @@ class RemoteSession(Session):
             self.server_uid = uid
             return ""
         if uid != self.server_uid:
-            return (f"{self.host}:{self.port} is now served by {account_of(uid).login}, not "
-                    f"{account_of(self.server_uid).login}: someone else took the port; your "
-                    f"password and token were not sent")
+            return _("{address} is now served by {login}, not {expected}: someone else took "
+                     "the port; your password and token were not sent").format(
+                address=f"{self.host}:{self.port}", login=account_of(uid).login,
+                expected=account_of(self.server_uid).login)
         return ""
 
     async def _hello(self, reader: asyncio.StreamReader,
@@ -221,13 +224,13 @@ class RemoteSession(Session):
             while True:
                 line = await asyncio.wait_for(reader.readline(), self.connect_timeout)
                 if not line:
-                    raise ConnectError("the server closed the connection" + (
-                        "" if self.tls or self.unix is not None else
-                        " (if the table uses TLS, as tables do unless hosted with --no-tls, "
-                        "join without --no-tls)"))
+                    raise ConnectError(
+                        _("the server closed the connection") if self.tls or self.unix is not None
+                        else _("the server closed the connection (if the table uses TLS, as "
+                               "tables do unless hosted with --no-tls, join without --no-tls)"))
                 msg = P.decode(line)
                 if msg["type"] == M.Error.kind:
-                    raise ConnectError(M.Error.parse(msg).message)
+                    raise ConnectError(M.heard(M.Error.parse(msg).message))
                 if msg["type"] == M.Welcome.kind:
                     welcome = M.Welcome.parse(msg)
                     break
@@ -236,7 +239,8 @@ class RemoteSession(Session):
             raise
         except (OSError, ValueError, asyncio.TimeoutError, P.ProtocolError) as exc:
             writer.close()
-            raise ConnectError(f"the server did not answer properly ({exc.__class__.__name__})") from None
+            raise ConnectError(_("the server did not answer properly ({problem})").format(
+                problem=exc.__class__.__name__)) from None
         self._reader, self._writer = reader, writer
         self.connected = True
         self.welcome = msg  # (as sent: the screens read it)
@@ -270,7 +274,7 @@ class RemoteSession(Session):
             while True:
                 line = await self._reader.readline()
                 if not line.endswith(b"\n"):
-                    return "the server closed the connection", True
+                    return _("the server closed the connection"), True
                 try:
                     msg = P.decode(line)
                 except P.ProtocolError as exc:
@@ -278,14 +282,15 @@ class RemoteSession(Session):
                     continue
                 try:
                     if not self._handle(msg):
-                        why = str(msg.get("reason") or msg.get("message") or "closed by the server")
+                        why = M.heard(str(msg.get("reason") or msg.get("message") or "")) \
+                            or _("closed by the server")
                         return why, False
                 except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
                     log.warning("bad %s message from the server: %s", msg.get("type"), exc)
         except ValueError:
-            return "a message from the server was too long", False
+            return _("a message from the server was too long"), False
         except (ConnectionError, OSError):
-            return "the connection was reset", True
+            return _("the connection was reset"), True
 
     def _lost(self) -> None:
         self.connected = False
@@ -293,11 +298,11 @@ class RemoteSession(Session):
             self._writer.close()
         for fut in self._pending.values():
             if not fut.done():
-                fut.set_exception(IllegalAction("the connection to the table was lost"))
+                fut.set_exception(IllegalAction(_("the connection to the table was lost")))
         self._pending.clear()
 
     async def _reconnect(self, reason: str) -> bool:
-        self._note(f"Connection lost ({reason}); reconnecting…")
+        self._note(_("Connection lost ({why}); reconnecting…").format(why=reason))
         last = ""
         for delay in self.retry_delays:
             await asyncio.sleep(delay)
@@ -310,9 +315,9 @@ class RemoteSession(Session):
                 if not exc.retry:
                     break  # refused, or someone else listens there: trying again will not help
                 continue
-            self._note("Reconnected: your seat, stack and cards are as you left them")
+            self._note(_("Reconnected: your seat, stack and cards are as you left them"))
             return True
-        self._finish(f"could not reconnect: {last or reason}")
+        self._finish(_("could not reconnect: {why}").format(why=last or reason))
         return False
 
     def _finish(self, note: str) -> None:
@@ -353,7 +358,7 @@ class RemoteSession(Session):
         return True
 
     def _on_notice(self, m: M.Notice, msg: dict[str, Any]) -> bool:
-        self._note(m.text)
+        self._note(M.heard(m.text))
         return True
 
     def _on_bye(self, m: M.Bye, msg: dict[str, Any]) -> bool:
@@ -382,7 +387,7 @@ class RemoteSession(Session):
     def _on_chat(self, m: M.ChatLine, msg: dict[str, Any]) -> bool:
         self.chat_lines = self.chat_lines[-199:] + [msg]
         if self.game_started:
-            who = m.name + (" (watching)" if m.spectator else "")
+            who = _("{name} (watching)").format(name=m.name) if m.spectator else m.name
             self._updates.put_nowait(Update(note=f"{who}: {m.text}"))
         else:
             self._lobby_q.put_nowait(msg)
@@ -397,9 +402,9 @@ class RemoteSession(Session):
     def _on_error(self, m: M.Error, msg: dict[str, Any]) -> bool:
         fut = self._pending.pop(m.id, None) if m.id is not None else None
         if fut is not None and not fut.done():
-            fut.set_exception(IllegalAction(m.message))
+            fut.set_exception(IllegalAction(M.heard(m.message)))
         else:
-            self._note("Server: " + m.message)
+            self._note(_("Server: {message}").format(message=M.heard(m.message)))
         return not m.fatal
 
     def _on_state(self, m: M.State, msg: dict[str, Any]) -> bool:
@@ -449,13 +454,13 @@ class RemoteSession(Session):
     # -- sending --------------------------------------------------------------------------
     async def _send(self, msg: dict[str, Any]) -> None:
         if not self.connected or self._writer is None:
-            raise IllegalAction("not connected to the table (reconnecting)")
+            raise IllegalAction(_("not connected to the table (reconnecting)"))
         async with self._send_lock:
             try:
                 self._writer.write(P.encode(msg))
                 await self._writer.drain()
             except (ConnectionError, OSError):
-                raise IllegalAction("the connection to the table was lost") from None
+                raise IllegalAction(_("the connection to the table was lost")) from None
 
     async def request(self, make: Callable[[int], M.Act]) -> dict[str, Any]:
         """Send ``make(id)`` with a fresh id and wait for the server's ack (or its error)."""
@@ -467,23 +472,23 @@ class RemoteSession(Session):
             await self._send(make(ref).to_wire())
             return await asyncio.wait_for(fut, self.act_timeout)
         except asyncio.TimeoutError:
-            raise IllegalAction("the table did not answer in time") from None
+            raise IllegalAction(_("the table did not answer in time")) from None
         finally:
             self._pending.pop(ref, None)
 
     # -- the Session interface ---------------------------------------------------------------
     def view(self, seat: int | None) -> SeatView:
         if seat is not None and seat not in self.local_seats:
-            raise IllegalAction("that seat is not played at this terminal")
+            raise IllegalAction(_("that seat is not played at this terminal"))
         if self._view is None:
-            raise IllegalAction("the game has not started yet")
+            raise IllegalAction(_("the game has not started yet"))
         return self._view
 
     async def act(self, action: Action) -> None:
         if self.seat is None:
-            raise IllegalAction("spectators cannot act")
+            raise IllegalAction(_("spectators cannot act"))
         if action.seat != self.seat:
-            raise IllegalAction("that seat is not played at this terminal")
+            raise IllegalAction(_("that seat is not played at this terminal"))
         if isinstance(action, Leave):
             await self.leave()
             return
@@ -525,7 +530,7 @@ class RemoteSession(Session):
         if self._writer is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._writer.wait_closed(), 2)
-        self._finish("you left the table" if self._left else "disconnected")
+        self._finish(_("you left the table") if self._left else _("disconnected"))
 
     _left = False
 

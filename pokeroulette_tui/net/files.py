@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.save import atomic_write, private_dir
 from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net import protocol as P
@@ -121,37 +122,41 @@ def read_password(args: argparse.Namespace, *, env: dict[str, str] | None = None
     given = getattr(args, "password", None)
     pw_file = getattr(args, "password_file", None)
     if isinstance(given, str):
-        raise CliError("--password takes no value: every account on this machine can read a "
-                       "command line (ps); use --password alone to be asked, --password-file "
-                       f"FILE, or the {PASSWORD_ENV} environment variable")
+        raise CliError(_("--password takes no value: every account on this machine can read "
+                         "a command line (ps); use --password alone to be asked, "
+                         "--password-file FILE, or the {env} environment variable").format(
+            env=PASSWORD_ENV))
     if given and pw_file:
-        raise CliError("choose one of --password (asked) and --password-file")
+        raise CliError(_("choose one of --password (asked) and --password-file"))
     if pw_file:
         try:
             st = os.stat(pw_file)
             if stat.S_IMODE(st.st_mode) & 0o077:
-                raise CliError(f"{pw_file} can be read by other accounts "
-                               f"(mode {stat.S_IMODE(st.st_mode):04o}): chmod 600 {pw_file}")
+                raise CliError(_("{path} can be read by other accounts (mode {mode}): chmod "
+                                 "600 {path}").format(path=pw_file,
+                                                      mode=f"{stat.S_IMODE(st.st_mode):04o}"))
             with open(pw_file, encoding="utf-8") as f:
                 password = f.readline().rstrip("\r\n")
         except OSError as exc:
-            raise CliError(f"cannot read the password file {pw_file}: {exc.strerror}") from None
+            raise CliError(_("cannot read the password file {path}: {problem}").format(
+                path=pw_file, problem=exc.strerror)) from None
         except UnicodeDecodeError:
-            raise CliError(f"the password file {pw_file} is not UTF-8 text") from None
+            raise CliError(_("the password file {path} is not UTF-8 text").format(
+                path=pw_file)) from None
     elif given:
         if ask is None:
             if not sys.stdin.isatty():
-                raise CliError("--password asks at the terminal and there is none: use "
-                               f"--password-file FILE or {PASSWORD_ENV}")
+                raise CliError(_("--password asks at the terminal and there is none: use "
+                                 "--password-file FILE or {env}").format(env=PASSWORD_ENV))
             ask = getpass.getpass
         try:
-            password = ask("Table password: ")
+            password = ask(_("Table password: "))
         except (EOFError, KeyboardInterrupt):
-            raise CliError("no password given") from None
+            raise CliError(_("no password given")) from None
     elif env.get(PASSWORD_ENV):
         password = env[PASSWORD_ENV]
     else:
         return None
     if not 0 < len(password) <= P.MAX_PASSWORD:
-        raise CliError(f"the password must be 1 to {P.MAX_PASSWORD} characters")
+        raise CliError(_("the password must be 1 to {n} characters").format(n=P.MAX_PASSWORD))
     return password

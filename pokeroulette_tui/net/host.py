@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pokeroulette_tui.driver import BotJob, Driver, Pace
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.save import SaveError
 from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
@@ -237,11 +238,13 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         player.cid = None
         if not self.started:
             self.players.remove(player)
-            return [*self._notice(f"{player.name} left the lobby"), *self._lobby_all()]
+            return [*self._notice(_("{name} left the lobby").format(name=player.name)),
+                    *self._lobby_all()]
         seat = self.seat_of(player)
-        how = "quit" if conn.quitting else "lost the connection"
-        out = [*self._notice(f"{player.name} {how}; the seat is held "
-                             f"(the turn timer plays for them)")] if not self._left(seat) else []
+        words = _("{name} quit; the seat is held (the turn timer plays for them)") \
+            if conn.quitting else \
+            _("{name} lost the connection; the seat is held (the turn timer plays for them)")
+        out = [*self._notice(words.format(name=player.name))] if not self._left(seat) else []
         return out + self._lobby_all()
 
     def _may_send(self, conn: Conn, kind: str) -> None:
@@ -252,7 +255,7 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         elif kind in _LEADS:
             self._may_lead(conn, _LEADS[kind])
         elif kind == M.HistoryRequest.kind and self.table is None:
-            raise P.ProtocolError("the game has not started")
+            raise P.ProtocolError(_("the game has not started"))
 
     #: What a welcomed connection may send, by wire name: each handler gets the message
     #: parsed into its class (:mod:`~pokeroulette_tui.net.messages`), its fields checked.

@@ -13,6 +13,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.net import protocol as P
 
 
@@ -64,19 +65,21 @@ class AccessPolicy:
         if self.allow is not None:
             if who.uid in self.allow:
                 return ""
-            return (f"this table admits only the accounts {self.owner.login} chose; ask "
-                    f"{self.owner.login} to add you with --allow {who.login}")
+            return _("this table admits only the accounts {owner} chose; ask {owner} to add "
+                     "you with --allow {login}").format(owner=self.owner.login, login=who.login)
         if self.group >= 0 and (who.gid == self.group or self.group in who.groups):
             return ""
-        return (f"this table admits the members of group {self.group_name or self.group} only; "
-                f"ask {self.owner.login} to add you with --allow {who.login}")
+        return _("this table admits the members of group {group} only; ask {owner} to add you "
+                 "with --allow {login}").format(group=self.group_name or self.group,
+                                                owner=self.owner.login, login=who.login)
 
     def describe(self) -> str:
         """Who may join, in words (for the host's banner)."""
         if self.allow is not None:
             others = [n for n in self.allow_logins if n != self.owner.login]
-            return "you" + (" and " + ", ".join(others) if others else " only")
-        return f"the members of your group {self.group_name or self.group}"
+            return _("you and {names}").format(names=", ".join(others)) if others \
+                else _("you only")
+        return _("the members of your group {group}").format(group=self.group_name or self.group)
 
 
 def policy(owner: Account, *, allow: Iterable[Account] | None = None,

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from pokeroulette_tui.engine.i18n import _, pgettext
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net import protocol as P
@@ -62,18 +63,18 @@ def check_unix_flags(args: argparse.Namespace) -> None:
     """``--unix`` and ``--allow`` go together, and never with passwords or TCP flags."""
     if getattr(args, "unix", None) is None:
         if getattr(args, "allow", None):
-            raise CliError("--allow chooses who may join a --unix table; add --unix")
+            raise CliError(_("--allow chooses who may join a --unix table; add --unix"))
         return
     problem = unix.unsupported()
     if problem:
         raise CliError(problem)
     if getattr(args, "password", None) is not None or getattr(args, "password_file", None):
-        raise CliError("a --unix table needs no password: the kernel tells it who connects "
-                       "(choose who may with --allow)")
+        raise CliError(_("a --unix table needs no password: the kernel tells it who connects "
+                         "(choose who may with --allow)"))
     if getattr(args, "name", None):
-        raise CliError("at a --unix table your seat is named after your login; drop --name")
+        raise CliError(_("at a --unix table your seat is named after your login; drop --name"))
     if args.port != 7777 or args.bind != "0.0.0.0":
-        raise CliError("--port and --bind are for TCP tables, not --unix")
+        raise CliError(_("--port and --bind are for TCP tables, not --unix"))
 
 
 #: Sits the host at a table served by a process of its own: ``play(args, rules, password)``
@@ -89,8 +90,8 @@ def run_host(args: argparse.Namespace, rules: RuleSet, *, play: Play | None = No
     if getattr(args, "stop", False):
         return stop_table(args)
     if getattr(args, "detach", False) and not args.headless:
-        raise CliError("--detach goes with --headless (a host who plays gets a table that "
-                       "runs on its own anyway)")
+        raise CliError(_("--detach goes with --headless (a host who plays gets a table that "
+                         "runs on its own anyway)"))
     password = None if args.unix is not None else read_password(args)
     if args.headless and getattr(args, "detach", False):
         return _detach(args, rules, password)
@@ -103,7 +104,7 @@ def run_host(args: argparse.Namespace, rules: RuleSet, *, play: Play | None = No
         def ready(where: Listen) -> None:
             for line in banner(host, where, args):
                 say(line)
-            say("Press Ctrl-C to stop.")
+            say(_("Press Ctrl-C to stop."))
         try:
             asyncio.run(serve(host, listen, ready=ready))
         except (OSError, unix.UnixError) as exc:
@@ -112,8 +113,8 @@ def run_host(args: argparse.Namespace, rules: RuleSet, *, play: Play | None = No
             return 0
         return 0
     if play is None:
-        raise CliError("sitting at your own table needs the terminal screens; "
-                       "host it with --headless")
+        raise CliError(_("sitting at your own table needs the terminal screens; host it "
+                         "with --headless"))
     return play(args, rules, password)
 
 
@@ -130,53 +131,63 @@ def stop_table(args: argparse.Namespace) -> int:
     else:
         pid = unix.tcp_listener_pid(args.port, me)
         if pid is None:
-            raise CliError(f"no table of yours listens on port {args.port}")
+            raise CliError(_("no table of yours listens on port {port}").format(port=args.port))
     try:
         os.kill(pid, signal.SIGTERM)
     except OSError as exc:
-        raise CliError(f"cannot stop the table (pid {pid}): {exc.strerror}") from None
-    say(f"Stopping your table (pid {pid}): everyone at it is told the host closed it.")
+        raise CliError(_("cannot stop the table (pid {pid}): {problem}").format(
+            pid=pid, problem=exc.strerror)) from None
+    say(_("Stopping your table (pid {pid}): everyone at it is told the host closed it.").format(
+        pid=pid))
     return 0
 
 
 def banner(host: TableHost, where: Listen, args: argparse.Namespace) -> list[str]:
-    kind = f"{'a resumed' if host.started else 'a'} Poker Roulette table"
+    headless = _(" (headless)") if host.config.headless else ""
+    players, friends, here = _("players join with:"), _("friends join with:"), \
+        _("on this machine:")
+    cert, crash = _("TLS certificate:"), _("after a crash:")
+    width = max(map(len, (players, friends, here, cert, crash))) + 2
     if where.unix is not None:
         me = unix.account_of(os.geteuid())
         access = host.config.access
-        lines = [f"Hosting {kind} on this machine for {access.describe() if access else 'you'}"
-                 + (" (headless)" if host.config.headless else "")]
+        who = access.describe() if access else pgettext("access", "you")
+        lines = [(_("Hosting a resumed Poker Roulette table on this machine for {who}")
+                  if host.started else
+                  _("Hosting a Poker Roulette table on this machine for {who}")).format(who=who)
+                 + headless]
         if where.unix == unix.table_socket(me.uid):
-            lines.append(f"  players join with:  pokeroulette join @{me.login}")
+            lines.append(f"  {players:<{width}}pokeroulette join @{me.login}")
         else:
-            lines.append(f"  players join with:  pokeroulette join --unix {where.unix}")
+            lines.append(f"  {players:<{width}}pokeroulette join --unix {where.unix}")
         if access is not None and access.allow is None and unix.private_group(me):
-            lines.append(f"  your group {access.group_name} is yours alone: let players in "
-                         f"with --allow LOGIN,LOGIN")
+            lines.append("  " + _("your group {group} is yours alone: let players in with "
+                                  "--allow LOGIN,LOGIN").format(group=access.group_name))
     else:
         bind, port = where.bind, where.port
-        lines = [f"Hosting {kind} on {bind or '*'}:{port}"
-                 + (" (headless)" if host.config.headless else "")]
+        lines = [(_("Hosting a resumed Poker Roulette table on {where}") if host.started else
+                  _("Hosting a Poker Roulette table on {where}")).format(
+            where=f"{bind or '*'}:{port}") + headless]
         plain = "" if where.tls else " --no-tls"
         for addr in lan_addresses(bind):
-            lines.append(f"  friends join with:  pokeroulette join {addr}:{port} --name NAME"
+            lines.append(f"  {friends:<{width}}pokeroulette join {addr}:{port} --name NAME"
                          + plain)
         if bind in ("", "0.0.0.0", "::"):
-            lines.append(f"  on this machine:    pokeroulette join 127.0.0.1:{port} --name NAME"
+            lines.append(f"  {here:<{width}}pokeroulette join 127.0.0.1:{port} --name NAME"
                          + plain)
         if where.tls and where.fingerprint:
-            lines.append(f"  TLS certificate:    {where.fingerprint}")
-            lines.append("  (players see it on their first visit: tell them, or they join "
-                         "with --fingerprint and this value)")
+            lines.append(f"  {cert:<{width}}{where.fingerprint}")
+            lines.append("  " + _("(players see it on their first visit: tell them, or they "
+                                  "join with --fingerprint and this value)"))
         elif not where.tls:
-            lines.append("  NO TLS (--no-tls): anyone on the network sees passwords, tokens "
-                         "and cards")
+            lines.append("  " + _("NO TLS (--no-tls): anyone on the network sees passwords, "
+                                  "tokens and cards"))
         if host.password_digest:
-            lines.append("  (this table has a password: join with --password, --password-file "
-                         f"FILE or {PASSWORD_ENV})")
+            lines.append("  " + _("(this table has a password: join with --password, "
+                                  "--password-file FILE or {env})").format(env=PASSWORD_ENV))
     if host.config.save_path is not None:
-        lines.append(f"  saving to {host.config.save_path}")
-        lines.append(f"  after a crash:      pokeroulette host --resume {host.config.save_path}"
+        lines.append("  " + _("saving to {path}").format(path=host.config.save_path))
+        lines.append(f"  {crash:<{width}}pokeroulette host --resume {host.config.save_path}"
                      + (" --unix" if where.unix is not None else ""))
     return lines
 
@@ -221,9 +232,10 @@ def _detach(args: argparse.Namespace, rules: RuleSet, password: str | None) -> i
     probe, proc, where, log_file = start_detached(args, rules, password, None)
     for line in banner(probe, where, args):
         say(line)
-    say(f"The table runs in the background (pid {proc.pid}, log {log_file}). It closes "
-        f"{IDLE_EXIT / 60:.0f} minutes after the last player leaves, or with: "
-        f"{stop_command(args, where)}")
+    say(_("The table runs in the background (pid {pid}, log {log}). It closes {minutes} "
+          "minutes after the last player leaves, or with: {command}").format(
+        pid=proc.pid, log=log_file, minutes=f"{IDLE_EXIT / 60:.0f}",
+        command=stop_command(args, where)))
     return 0
 
 
@@ -245,7 +257,7 @@ class HostedTable:
 def serve_and_sit(args: argparse.Namespace, rules: RuleSet, password: str | None) -> HostedTable:
     """Start the table in a process of its own and make the host's session at it."""
     admin = None if args.unix is not None else secrets.token_urlsafe(24)
-    probe, proc, where, _ = start_detached(args, rules, password, admin)
+    probe, proc, where, __ = start_detached(args, rules, password, admin)
     me = unix.account_of(os.geteuid()) if where.unix is not None else None
     if where.unix is not None:
         session = RemoteSession("", 0, me.seat_name(), unix=unix.Target(where.unix, me))
@@ -283,9 +295,10 @@ def after_screen(proc: subprocess.Popen[bytes], session: RemoteSession, back: st
     except Exception:  # no view yet: the lobby
         pass
     if others and session.game_started and not over:
-        say(f"The table is still running for {', '.join(map(str, others))} (pid {proc.pid}). "
-            f"Come back with: {back}; stop it with: {stop}. It closes by itself "
-            f"{IDLE_EXIT / 60:.0f} minutes after the last player leaves.")
+        say(_("The table is still running for {names} (pid {pid}). Come back with: {back}; "
+              "stop it with: {stop}. It closes by itself {minutes} minutes after the last "
+              "player leaves.").format(names=", ".join(map(str, others)), pid=proc.pid,
+                                       back=back, stop=stop, minutes=f"{IDLE_EXIT / 60:.0f}"))
         return
     proc.terminate()
     try:
@@ -316,16 +329,16 @@ def join_session(args: argparse.Namespace) -> tuple[RemoteSession, list[str]]:
     address = (args.address or "").strip()
     if address.startswith("@") or getattr(args, "unix", None):
         if address and not address.startswith("@"):
-            raise CliError("give either an address or --unix PATH, not both")
+            raise CliError(_("give either an address or --unix PATH, not both"))
         problem = unix.unsupported()
         if problem:
             raise CliError(problem)
         if args.name:
-            raise CliError("at a table on this machine your seat is named after your login; "
-                           "drop --name")
+            raise CliError(_("at a table on this machine your seat is named after your login; "
+                             "drop --name"))
         if getattr(args, "password", None) is not None or getattr(args, "password_file", None):
-            raise CliError("a table on this machine needs no password: the kernel tells it "
-                           "who you are")
+            raise CliError(_("a table on this machine needs no password: the kernel tells it "
+                             "who you are"))
         try:
             target = unix.target_for(address[1:]) if address else \
                 unix.target_at(args.unix, getattr(args, "owner", None))
@@ -335,16 +348,17 @@ def join_session(args: argparse.Namespace) -> tuple[RemoteSession, list[str]]:
         me = unix.account_of(os.geteuid())
         session = RemoteSession("", 0, me.seat_name(), unix=target,
                                 spectate=bool(args.spectate))
-        return session, [f"Joining {target.describe()} as {me.login}"]
+        return session, [_("Joining {table} as {name}").format(table=target.describe(),
+                                                               name=me.login)]
     if not address:
-        raise CliError("join what? `pokeroulette join @LOGIN` (a table on this machine) or "
-                       "`pokeroulette join HOST[:PORT] --name NAME`")
+        raise CliError(_("join what? `pokeroulette join @LOGIN` (a table on this machine) or "
+                         "`pokeroulette join HOST[:PORT] --name NAME`"))
     try:
         host, port = parse_address(address)
     except ConnectError as exc:
         raise CliError(str(exc)) from None
     if not args.name:
-        raise CliError("join HOST[:PORT] needs --name NAME (your name at the table)")
+        raise CliError(_("join HOST[:PORT] needs --name NAME (your name at the table)"))
     try:
         name = P.clean_name(args.name)
     except P.ProtocolError as exc:
@@ -352,8 +366,8 @@ def join_session(args: argparse.Namespace) -> tuple[RemoteSession, list[str]]:
     local = host in unix.LOOPBACK or host.startswith("127.")
     owner = getattr(args, "owner", None)
     if owner and not local:
-        raise CliError("--owner checks who serves a table on this machine: use it with "
-                       "--unix PATH or a 127.0.0.1 address")
+        raise CliError(_("--owner checks who serves a table on this machine: use it with "
+                         "--unix PATH or a 127.0.0.1 address"))
     password = read_password(args)
     token = None if args.spectate else load_token(host, port, name)
     admin = load_admin(port) if local else None
@@ -374,9 +388,9 @@ def join_session(args: argparse.Namespace) -> tuple[RemoteSession, list[str]]:
             raise CliError(str(exc)) from None
     use_tls = not getattr(args, "no_tls", False)
     if not use_tls and fingerprint:
-        raise CliError("--fingerprint checks a TLS certificate: it cannot go with --no-tls")
+        raise CliError(_("--fingerprint checks a TLS certificate: it cannot go with --no-tls"))
     session = RemoteSession(host, port, name, password=password, token=token,
                             spectate=bool(args.spectate), admin=admin, server_uid=server_uid,
                             on_token=lambda t: store_token(host, port, name, t),
                             tls=use_tls, fingerprint=fingerprint, known=known_tables())
-    return session, [f"Joining {host}:{port} as {name}"]
+    return session, [_("Joining {table} as {name}").format(table=f"{host}:{port}", name=name)]

@@ -6,6 +6,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from pokeroulette_tui.bots import LEVELS
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import describe_rules
 from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
@@ -116,9 +117,9 @@ class Lobby(HostParts):
 
     def _may_ready(self, conn: Conn) -> None:
         if self.started:
-            raise P.ProtocolError("the game has already started")
+            raise P.ProtocolError(_("the game has already started"))
         if conn.player is None:
-            raise P.ProtocolError("spectators are always ready")
+            raise P.ProtocolError(_("spectators are always ready"))
 
     def _on_ready(self, conn: Conn, msg: M.Ready, now: float) -> list[Out]:
         conn.player.ready = msg.ready
@@ -138,16 +139,17 @@ class Lobby(HostParts):
         seat = P.in_range("seat", msg.seat, lo=0, hi=len(self.players) - 1)
         player = self.players[seat]
         if player is conn.player or player.host:
-            raise P.ProtocolError("you cannot remove yourself or the host; leave instead")
+            raise P.ProtocolError(_("you cannot remove yourself or the host; leave instead"))
         self.players.remove(player)
         out = []
         gone = self.conns.get(player.cid) if player.cid is not None else None
         if gone is not None:
             gone.closing, gone.player = True, None
-            by = conn.player.name if conn.player is not None else "the host"
-            out.append(Out(gone.cid, M.Error(f"{by} removed you from the table",
-                                             fatal=True).to_wire(), close=True))
-        return out + self._notice(f"{player.name} was removed from the table") \
+            words = _("{name} removed you from the table").format(name=conn.player.name) \
+                if conn.player is not None else _("the host removed you from the table")
+            out.append(Out(gone.cid, M.Error(words, fatal=True).to_wire(), close=True))
+        return out + self._notice(_("{name} was removed from the table").format(
+            name=player.name)) \
             + self._lobby_all() + self._maybe_autostart(now)
 
     def _on_start(self, conn: Conn, msg: M.Start, now: float) -> list[Out]:
@@ -166,7 +168,8 @@ class Lobby(HostParts):
             if self.start_at is None:
                 return []
             self.start_at = None
-            return self._notice(f"The start is off: {problem}") + self._lobby_all()
+            return self._notice(_("The start is off: {problem}").format(problem=problem)) \
+                + self._lobby_all()
         if self.config.start_countdown <= 0 or (self.start_at is not None
                                                 and now >= self.start_at):
             return self._start(now)
@@ -175,8 +178,8 @@ class Lobby(HostParts):
             return []
         self.start_at = now + self.config.start_countdown
         self._wake(self.start_at)
-        return self._notice(f"Everyone is ready: the game starts in "
-                            f"{self.config.start_countdown:g} s") + self._lobby_all()
+        return self._notice(_("Everyone is ready: the game starts in {seconds} s").format(
+            seconds=f"{self.config.start_countdown:g}")) + self._lobby_all()
 
     def _lobby_expiry(self, now: float) -> list[Out]:
         """A lobby that never starts closes, saying why, and admits nobody after."""
@@ -207,6 +210,7 @@ class Lobby(HostParts):
         table.autosave()  # the first checkpoint
         self._wake(self.driver.next_auto)
         log.info("game started: %s", ", ".join(p.name for p in self.players))
-        out = self._notice("The game starts: " + ", ".join(p.name for p in self.players))
+        out = self._notice(_("The game starts: {names}").format(
+            names=", ".join(p.name for p in self.players)))
         out += self._lobby_all()
         return out + self._broadcast([], now)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.protocol import ProtocolError
 
@@ -631,3 +632,136 @@ def parse_client(msg: dict[str, Any]) -> ClientMessage:
     """A decoded message from a client as its class, its fields checked as the host checks
     them; ProtocolError (the host's words) if the type is unknown or a field is wrong."""
     return _parse(CLIENT, msg)
+
+
+# -- a host's sentences in the player's language ---------------------------------------------
+
+HOST_SENTENCES: tuple[str, ...] = (
+    # the casino table (engine/casino/game.py, net/casino_host.py)
+    N_("bets are closed: wait for the next round"),
+    N_("this table takes no poker bet on {hand} (it offers: {offered})"),
+    N_("the progressive side bet is one stake of {stake} a round, and it is already placed"),
+    N_("the smallest bet on a spot is {min_bet}"),
+    N_("at most {max_bet} on one spot (room for {room} more here)"),
+    N_("at most {max_bet} on one spot"),
+    N_("not enough chips: {left} left, the bet is {amount}"),
+    N_("no bet to take back"),
+    N_("no bets from the last round to place again"),
+    N_("last round's bets need {need} chips; {left} left"),
+    N_("place a bet first"),
+    N_("the round is not over"),
+    N_("the cards are being dealt"),
+    N_("you still have {amount:,} chips: a fresh bankroll is for a player with none left"),
+    N_("A fresh bankroll of {amount:,} play chips."),
+    N_("{name} left the table; their seat and bankroll are held"),
+    N_("{name} starts again with {amount:,} play chips"),
+    N_("Time is up: no more bets"),
+    N_("Round {number}: no more bets"),
+    N_("THE JACKPOT of {amount:,} is won!"),
+    N_("{name} is back"),
+    N_("{name} joined the table"),
+    N_("a casino table has no spectators' chairs: join as a player"),
+    N_("this is a casino table: join it with `pokeroulette join` from a version that knows "
+       "the casino"),
+    # refusals of either table (net/admission.py, net/seats.py, net/casino_host.py, protocol.py)
+    N_("wrong password"),
+    N_("this table has a password (join with --password, --password-file FILE or "
+       "POKEROULETTE_PASSWORD)"),
+    N_("{name} is seated at this table (the seat is held for them): join under another name"),
+    N_("{name} is seated at this table: join under another name"),
+    N_("the table is full ({n} players)"),
+    N_("too many failed attempts: wait {seconds} s and try again"),
+    N_("replaced by a new connection for this seat"),
+    N_("the server is full"),
+    N_("no hello: closing"),
+    N_("too many errors"),
+    N_("slow down: too many {kind} messages"),
+    N_("choose a name of 1 to {n} letters"),
+    N_("this server speaks protocol version {version}, not {theirs}"),
+    N_("{name}… is too long: a name is at most {n} letters"),
+    N_("the server is full: making room for a player"),
+    N_("this table's lobby closed: the game never started"),
+    N_("{name} is seated at this table: watch under another name"),
+    N_("too many spectators"),
+    N_("{name} is a bot's name here; choose another"),
+    N_("the name {name} belongs to an account of this machine"),
+    N_("the name {name} is taken; to take your seat back, rejoin with your resume token"),
+    N_("the game has already started; join with --spectate to watch"),
+    N_("the table is full"),
+    N_("you left this table; join with --spectate to watch"),
+    N_("this table admits accounts of this machine only"),
+    # the card table's news and lobby (net/admission.py, net/host.py, net/lobby.py)
+    N_("{name} is watching"),
+    N_("{name} joined"),
+    N_("{name} left the lobby"),
+    N_("{name} quit; the seat is held (the turn timer plays for them)"),
+    N_("{name} lost the connection; the seat is held (the turn timer plays for them)"),
+    N_("the game has not started"),
+    N_("the game has already started"),
+    N_("spectators are always ready"),
+    N_("you cannot remove yourself or the host; leave instead"),
+    N_("{name} removed you from the table"),
+    N_("the host removed you from the table"),
+    N_("{name} was removed from the table"),
+    N_("Everyone is ready: the game starts in {seconds} s"),
+    N_("The game starts: {names}"),
+    N_("the host closed the table"),
+)
+"""The sentences a host sends most often, as the source writes them (English). A host makes
+its messages in its own language; a client that gets one of these in any language the game
+speaks says it again in its player's language (:func:`heard`), and shows any other text as it
+came."""
+
+_PATTERNS: list[tuple[str, Any]] = []
+
+
+def _patterns() -> list[tuple[str, Any]]:
+    """(template, pattern) for each sentence in each language the game speaks."""
+    import gettext
+    import re
+
+    from pokeroulette_tui.engine import i18n
+
+    if not _PATTERNS:
+        catalogs = [gettext.translation(i18n.DOMAIN, i18n.LOCALE_DIR, [code], fallback=True)
+                    for code in i18n.LANGUAGES if code != "en"]
+        for template in HOST_SENTENCES:
+            sources = dict.fromkeys([template, *(c.gettext(template) for c in catalogs)])
+            for source in sources:
+                parts, seen = [], set()
+                for i, piece in enumerate(re.split(r"(\{\w+(?::[^}]*)?\})", source)):
+                    if i % 2 == 0:
+                        parts.append(re.escape(piece))
+                        continue
+                    name = piece[1:-1].split(":")[0]
+                    parts.append(f"(?P={name})" if name in seen else f"(?P<{name}>.+?)")
+                    seen.add(name)
+                _PATTERNS.append((template, re.compile("".join(parts), re.DOTALL)))
+    return _PATTERNS
+
+
+def heard(text: str) -> str:
+    """A host's sentence in this player's language when it is one of :data:`HOST_SENTENCES`
+    (in English, Finnish or Swedish: the host's language; its first letter as it came); any
+    other text unchanged.
+
+    >>> heard("Not enough chips: 5 left, the bet is 25"), heard("something else")
+    ('Not enough chips: 5 left, the bet is 25', 'something else')
+    """
+    import re
+
+    if not text:
+        return text
+    upper = text[:1].isupper()
+    lowered = text[:1].lower() + text[1:]
+    for template, pattern in _patterns():
+        found = pattern.fullmatch(text) or pattern.fullmatch(lowered)
+        if found is None:
+            continue
+        words = re.sub(r"\{(\w+):[^}]*\}", r"{\1}", _(template))
+        try:
+            said = words.format(**found.groupdict())
+        except (KeyError, IndexError, ValueError):
+            return text
+        return said[:1].upper() + said[1:] if upper else said
+    return text

@@ -17,6 +17,7 @@ from typing import Any
 
 from pokeroulette_tui.engine import betting
 from pokeroulette_tui.engine.cards import BY_INDEX, Card
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.state import GameState, Seat
 from pokeroulette_tui.engine.view import PlayerView, SeatView
@@ -156,13 +157,15 @@ def clean_name(raw: Any) -> str:
     pokeroulette_tui.net.protocol.ProtocolError: choose a name of 1 to 24 letters
     """
     if not isinstance(raw, str) or len(raw) > 4 * MAX_NAME + 64:
-        raise ProtocolError(f"choose a name of 1 to {MAX_NAME} letters", fatal=True)
+        raise ProtocolError(_("choose a name of 1 to {n} letters").format(n=MAX_NAME),
+                            fatal=True)
     name = clean_text(raw, 4 * MAX_NAME + 64)
     if not name:
-        raise ProtocolError(f"choose a name of 1 to {MAX_NAME} letters", fatal=True)
+        raise ProtocolError(_("choose a name of 1 to {n} letters").format(n=MAX_NAME),
+                            fatal=True)
     if len(name) > MAX_NAME:  # refused, not cut: a cut name may be someone else's
-        raise ProtocolError(f"{name[:MAX_NAME]}… is too long: a name is at most {MAX_NAME} "
-                            "letters", fatal=True)
+        raise ProtocolError(_("{name}… is too long: a name is at most {n} letters").format(
+            name=name[:MAX_NAME], n=MAX_NAME), fatal=True)
     return name
 
 
@@ -336,8 +339,9 @@ def check_hello(msg: dict[str, Any]) -> dict[str, Any]:
         raise ProtocolError('the first message must be {"type": "hello", ...}', fatal=True)
     version = msg.get("version")
     if type(version) is not int or version != VERSION:  # (not 2.0, not true)
-        raise ProtocolError(f"this server speaks protocol version {VERSION}, not "
-                            f"{str(version)[:20]}", fatal=True)
+        raise ProtocolError(_("this server speaks protocol version {version}, not "
+                              "{theirs}").format(version=VERSION, theirs=str(version)[:20]),
+                            fatal=True)
     try:
         out = {"name": clean_name(msg.get("name")),
                "spectate": want_bool(msg, "spectate"),

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.state import LEFT
 from pokeroulette_tui.net import protocol as P
@@ -161,10 +162,11 @@ class Seats(HostParts):
             if not P.same_name(p.name, name):
                 continue
             if p.bot is not None:
-                raise P.ProtocolError(f"{p.name} is a bot's name here; choose another", fatal=True)
+                raise P.ProtocolError(_("{name} is a bot's name here; choose another").format(
+                    name=p.name), fatal=True)
             if p.uid is not None:
-                raise P.ProtocolError(f"the name {p.name} belongs to an account of this "
-                                      "machine", fatal=True)
+                raise P.ProtocolError(_("the name {name} belongs to an account of this "
+                                        "machine").format(name=p.name), fatal=True)
             if P.token_matches(token, p.token_digest) or (conn.admin and p.host):
                 old = p.cid
                 self._take_back(p, conn)
@@ -173,15 +175,15 @@ class Seats(HostParts):
                 new = secrets.token_urlsafe(24)
                 p.token_digest = P.token_digest(new)
                 return p, new, old, True
-            raise P.ProtocolError(f"the name {p.name} is taken; to take your seat back, rejoin "
-                                  "with your resume token", fatal=True)
+            raise P.ProtocolError(_("the name {name} is taken; to take your seat back, rejoin "
+                                    "with your resume token").format(name=p.name), fatal=True)
         if self.started:
-            raise P.ProtocolError("the game has already started; join with --spectate to watch",
-                                  fatal=True)
+            raise P.ProtocolError(_("the game has already started; join with --spectate to "
+                                    "watch"), fatal=True)
         if len(self.players) >= self.rules.max_players:
             bots = [p for p in self.players if p.bot is not None]
             if not bots:
-                raise P.ProtocolError("the table is full", fatal=True)
+                raise P.ProtocolError(_("the table is full"), fatal=True)
             self.players.remove(bots[-1])  # bots only fill empty seats
         token = None if conn.account is not None else secrets.token_urlsafe(24)
         p = Player(name=name, token_digest=P.token_digest(token) if token else "", cid=conn.cid,
@@ -197,7 +199,7 @@ class Seats(HostParts):
         if self.started and self.table is not None:
             seat = self.seat_of(p)
             if seat is not None and self.table.state.seats[seat].status == LEFT:
-                raise P.ProtocolError("you left this table; join with --spectate to watch",
+                raise P.ProtocolError(_("you left this table; join with --spectate to watch"),
                                       fatal=True)
         p.cid = conn.cid
         return p

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.save import SaveError
 from pokeroulette_tui.errors import CliError
@@ -94,7 +95,8 @@ async def start(server: Server, listen: Listen) -> Listen:
         try:
             unix.clear_stale(listen.unix)
         except OSError as exc:
-            raise unix.UnixError(f"cannot replace {listen.unix}: {exc.strerror}") from None
+            raise unix.UnixError(_("cannot replace {path}: {problem}").format(
+                path=listen.unix, problem=exc.strerror)) from None
         await server.start_unix(listen.unix, mode=listen.mode, group=listen.group)
         return listen
     context, fingerprint = None, ""
@@ -104,7 +106,8 @@ async def start(server: Server, listen: Listen) -> Listen:
         try:
             identity = tls.host_identity(paths.data_dir())
         except (OSError, ValueError) as exc:
-            raise CliError(f"cannot make or read the table's TLS certificate: {exc}") from None
+            raise CliError(_("cannot make or read the table's TLS certificate: {problem}").format(
+                problem=exc)) from None
         context, fingerprint = tls.server_context(identity), identity.fingerprint
     bind, port = await server.start(listen.bind, listen.port, ssl=context)
     return Listen(bind=bind, port=port, tls=listen.tls, fingerprint=fingerprint)
@@ -124,7 +127,8 @@ async def serve(host: TableHost, listen: Listen, *, ready: Callable[[Listen], No
         where = await start(server, listen)
     except OSError as exc:
         what = listen.unix or f"{listen.bind}:{listen.port}"
-        raise OSError(f"cannot listen on {what}: {exc.strerror or exc}") from None
+        raise OSError(_("cannot listen on {where}: {problem}").format(
+            where=what, problem=exc.strerror or exc)) from None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -164,7 +168,8 @@ def _number(args: argparse.Namespace, name: str, default: float, top: float,
     value = getattr(args, name, None)
     value = default if value is None else value
     if not 0 <= value <= top:
-        raise CliError(f"--{name.replace('_', '-')} must be between {between}")
+        raise CliError(_("{flag} must be between {between}").format(
+            flag="--" + name.replace("_", "-"), between=between))
     return value
 
 
@@ -174,20 +179,21 @@ def host_config(args: argparse.Namespace, rules: RuleSet,
     from pokeroulette_tui.bots import LEVELS
 
     if not 0 <= args.port <= 65535:
-        raise CliError("--port must be between 0 and 65535 (0 picks a free port)")
+        raise CliError(_("--port must be between 0 and 65535 (0 picks a free port)"))
     if args.turn_timeout < 0 or args.turn_timeout > 86400:
-        raise CliError("--turn-timeout must be between 0 (no timer) and 86400 seconds")
+        raise CliError(_("--turn-timeout must be between 0 (no timer) and 86400 seconds"))
     level = getattr(args, "bot_level", None) or _default_level()
     if level not in LEVELS:
-        raise CliError(f"unknown bot level {level!r} (choose {', '.join(LEVELS)})")
+        raise CliError(_("unknown bot level {level} (choose {levels})").format(
+            level=repr(level), levels=", ".join(LEVELS)))
     if not 0 <= args.bots <= rules.max_players:
-        raise CliError(f"--bots must be between 0 and {rules.max_players}")
-    delay = _number(args, "delay", 0.6, 10, "0 and 10 seconds")
-    pause = _number(args, "result_pause", 4.0, 60, "0 and 60 seconds")
-    countdown = _number(args, "start_countdown", 10.0, 600, "0 and 600 seconds")
-    lobby = _number(args, "lobby_timeout", 60.0, 7 * 24 * 60, "0 (never) and 10080 minutes")
+        raise CliError(_("--bots must be between 0 and {n}").format(n=rules.max_players))
+    delay = _number(args, "delay", 0.6, 10, _("0 and 10 seconds"))
+    pause = _number(args, "result_pause", 4.0, 60, _("0 and 60 seconds"))
+    countdown = _number(args, "start_countdown", 10.0, 600, _("0 and 600 seconds"))
+    lobby = _number(args, "lobby_timeout", 60.0, 7 * 24 * 60, _("0 (never) and 10080 minutes"))
     if password is not None and not 0 < len(password) <= P.MAX_PASSWORD:
-        raise CliError(f"the password must be 1 to {P.MAX_PASSWORD} characters")
+        raise CliError(_("the password must be 1 to {n} characters").format(n=P.MAX_PASSWORD))
     save = getattr(args, "save", None)
     config = HostConfig(rules=rules, password=password or None, seed=getattr(args, "seed", None),
                         save_path=Path(save) if save else None, turn_timeout=args.turn_timeout,
@@ -218,7 +224,8 @@ def unix_path(args: argparse.Namespace) -> Path:
     path = Path(args.unix).expanduser().absolute() if args.unix else \
         unix.table_socket(os.geteuid())
     if len(os.fsencode(str(path))) > 100:
-        raise CliError(f"the socket path {path} is too long for a Unix socket (100 bytes at most)")
+        raise CliError(_("the socket path {path} is too long for a Unix socket (100 bytes at "
+                         "most)").format(path=path))
     return path
 
 
@@ -236,7 +243,8 @@ def listen_for(args: argparse.Namespace, host: TableHost) -> Listen:
     except unix.UnixError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
-        raise CliError(f"cannot prepare {path}: {exc.strerror}") from None
+        raise CliError(_("cannot prepare {path}: {problem}").format(
+            path=path, problem=exc.strerror)) from None
     return Listen(unix=path, mode=0o666 if allow else 0o660, group=group)
 
 
@@ -290,7 +298,8 @@ def spawn_server(args: argparse.Namespace, rules: RuleSet, *, password: str | No
                                 pass_fds=(status_w,), start_new_session=True, env=env)
     except OSError as exc:
         os.close(status_r)
-        raise CliError(f"cannot start the table server: {exc.strerror}") from None
+        raise CliError(_("cannot start the table server: {problem}").format(
+            problem=exc.strerror)) from None
     finally:
         os.close(status_w)
         os.close(log_fd)
@@ -309,7 +318,7 @@ def spawn_server(args: argparse.Namespace, rules: RuleSet, *, password: str | No
     end = time.monotonic() + timeout
     try:
         while b"\n" not in data and time.monotonic() < end:
-            ready, _, _ = select.select([status_r], [], [], max(0.0, end - time.monotonic()))
+            ready, __, ___ = select.select([status_r], [], [], max(0.0, end - time.monotonic()))
             if not ready:
                 break
             chunk = os.read(status_r, 4096)

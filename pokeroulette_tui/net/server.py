@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.host import Out, TableHost
 from pokeroulette_tui.net.identity import Account
@@ -244,7 +245,7 @@ class Server:
         if self.unix_path is None:
             return writer.get_extra_info("peername")
         try:
-            _, uid, _ = self.credentials(writer.get_extra_info("socket"))  # type: ignore[misc]
+            __, uid, ___ = self.credentials(writer.get_extra_info("socket"))  # type: ignore[misc]
             now = self._now()
             cached = self._known.get(uid)
             if cached is None or now - cached[0] > 60:  # the user database may be remote
@@ -265,7 +266,7 @@ class Server:
         if self._server is not None:
             self._server.close()
         for conn in list(self.conns.values()):
-            self._send(conn, P.encode(Bye("the host closed the table").to_wire()))
+            self._send(conn, P.encode(Bye(_("the host closed the table")).to_wire()))
             self._finish(conn)
         if self._clock_task is not None:
             await reap(self._clock_task)

@@ -21,6 +21,8 @@ import ssl
 from dataclasses import dataclass
 from pathlib import Path
 
+from pokeroulette_tui.engine.i18n import _
+
 CERT_FILE = "host-cert.pem"
 KEY_FILE = "host-key.pem"
 KNOWN_FILE = "known_tables"
@@ -56,8 +58,8 @@ def normal_fingerprint(text: str) -> str:
         except ValueError:
             raw = b""
     if len(raw) != 32:
-        raise ValueError(f"{text!r} is not a certificate fingerprint (SHA256:… as the host "
-                         "prints it, or 64 hexadecimal digits)")
+        raise ValueError(_("{text} is not a certificate fingerprint (SHA256:… as the host "
+                           "prints it, or 64 hexadecimal digits)").format(text=repr(text)))
     return "SHA256:" + base64.b64encode(raw).decode().rstrip("=")
 
 
@@ -131,7 +133,7 @@ def client_context() -> ssl.SSLContext:
 def peer_fingerprint(ssl_object: ssl.SSLObject | ssl.SSLSocket | None) -> str:
     der = ssl_object.getpeercert(binary_form=True) if ssl_object is not None else None
     if not der:
-        raise PinError("the table sent no certificate")
+        raise PinError(_("the table sent no certificate"))
     return fingerprint(der)
 
 
@@ -181,24 +183,25 @@ def check_pin(address: str, seen: str, *, expected: str | None,
     """
     if expected is not None:
         if seen != normal_fingerprint(expected):
-            raise PinError(f"the table at {address} presents certificate {seen}, not the "
-                           f"{normal_fingerprint(expected)} you gave: refusing to connect "
-                           "(someone may be in the middle)")
+            raise PinError(_("the table at {address} presents certificate {seen}, not the "
+                             "{expected} you gave: refusing to connect (someone may be in the "
+                             "middle)").format(address=address, seen=seen,
+                                               expected=normal_fingerprint(expected)))
         if known is not None and known.get(address) != seen:
             known.pin(address, seen)
         return ""
     if known is None:
-        return f"not pinned: the table's certificate is {seen}"
+        return _("not pinned: the table's certificate is {seen}").format(seen=seen)
     pinned = known.get(address)
     if pinned is None:
         known.pin(address, seen)
-        return (f"First visit to {address}: its certificate {seen} is pinned. Check that the "
-                "host printed the same fingerprint.")
+        return _("First visit to {address}: its certificate {seen} is pinned. Check that the "
+                 "host printed the same fingerprint.").format(address=address, seen=seen)
     if pinned != seen:
-        raise PinError(
-            f"the table at {address} presents a different certificate than before "
-            f"({seen}, pinned {pinned}): refusing to connect, since someone may be in the "
-            f"middle. If the host really made a new certificate, join with --fingerprint "
-            f"{seen} after checking it with the host, or remove the line for {address} "
-            f"from {known.path}.")
+        raise PinError(_(
+            "the table at {address} presents a different certificate than before ({seen}, "
+            "pinned {pinned}): refusing to connect, since someone may be in the middle. If the "
+            "host really made a new certificate, join with --fingerprint {seen} after checking "
+            "it with the host, or remove the line for {address} from {path}.").format(
+            address=address, seen=seen, pinned=pinned, path=known.path))
     return ""

@@ -24,6 +24,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.net.identity import Account
 
 try:  # the user and group databases: Unix only
@@ -49,8 +50,9 @@ def unsupported() -> str:
     """Why Unix-socket tables cannot run here ("" when they can)."""
     if not sys.platform.startswith("linux") or not hasattr(socket, "SO_PEERCRED") \
             or not hasattr(socket, "AF_UNIX"):
-        return (f"--unix tables need Linux (the kernel's peer credentials); not supported on "
-                f"{sys.platform}: use TCP (--bind 127.0.0.1 and a password)")
+        return _("--unix tables need Linux (the kernel's peer credentials); not supported on "
+                 "{platform}: use TCP (--bind 127.0.0.1 and a password)").format(
+            platform=sys.platform)
     return ""
 
 
@@ -81,7 +83,8 @@ def account_named(login: str) -> Account:
     try:
         return account_of(pwd.getpwnam(login).pw_uid)
     except (KeyError, ValueError):
-        raise UnixError(f"there is no account named {login!r} on this machine") from None
+        raise UnixError(_("there is no account named {login} on this machine").format(
+            login=repr(login))) from None
 
 
 def group_name(gid: int) -> str:
@@ -135,15 +138,18 @@ def check_base(base: Path) -> None:
     try:
         st = os.stat(base)
     except OSError as exc:
-        raise UnixError(f"cannot use {base}: {exc.strerror}") from None
+        raise UnixError(_("cannot use {path}: {problem}").format(path=base,
+                                                                  problem=exc.strerror)) from None
     if not stat.S_ISDIR(st.st_mode):
-        raise UnixError(f"{base} is not a folder")
+        raise UnixError(_("{path} is not a folder").format(path=base))
     if st.st_uid not in (0, os.geteuid()):
-        raise UnixError(f"{base} belongs to {_who(st.st_uid)}, who could replace the table "
-                        f"folder: choose another place with {BASE_ENV}")
+        raise UnixError(_("{path} belongs to {who}, who could replace the table folder: "
+                          "choose another place with {env}").format(
+            path=base, who=_who(st.st_uid), env=BASE_ENV))
     if st.st_mode & 0o022 and not st.st_mode & stat.S_ISVTX:
-        raise UnixError(f"{base} can be written by other accounts and is not sticky, so they "
-                        f"could replace the table folder: choose another place with {BASE_ENV}")
+        raise UnixError(_("{path} can be written by other accounts and is not sticky, so "
+                          "they could replace the table folder: choose another place with "
+                          "{env}").format(path=base, env=BASE_ENV))
 
 
 def prepare_dir(path: Path, *, mode: int, group: int | None = None) -> None:
@@ -154,19 +160,21 @@ def prepare_dir(path: Path, *, mode: int, group: int | None = None) -> None:
     except FileExistsError:
         pass
     except OSError as exc:
-        raise UnixError(f"cannot create {path}: {exc.strerror}") from None
+        raise UnixError(_("cannot create {path}: {problem}").format(
+            path=path, problem=exc.strerror)) from None
     try:
         fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
     except OSError as exc:
-        what = "a link or not a folder (someone planted it?)" if os.path.islink(path) or \
+        what = _("a link or not a folder (someone planted it?)") if os.path.islink(path) or \
             not os.path.isdir(path) else exc.strerror
-        raise UnixError(f"{path} is {what}: not using it; remove it or ask an admin") from None
+        raise UnixError(_("{path} is {what}: not using it; remove it or ask an admin").format(
+            path=path, what=what)) from None
     try:
         st = os.fstat(fd)
         if st.st_uid != os.geteuid():
-            raise UnixError(f"{path} belongs to {_who(st.st_uid)}, not you: someone created it "
-                            f"first; ask an admin to remove it, or host with --unix PATH in a "
-                            f"folder of yours")
+            raise UnixError(_("{path} belongs to {who}, not you: someone created it first; ask "
+                              "an admin to remove it, or host with --unix PATH in a folder of "
+                              "yours").format(path=path, who=_who(st.st_uid)))
         if group is not None and group >= 0 and st.st_gid != group:
             os.fchown(fd, -1, group)
         os.fchmod(fd, mode)
@@ -189,8 +197,8 @@ def clear_stale(path: Path) -> None:
         except OSError:
             pass  # nobody listens: a socket left by a crash
         else:
-            raise UnixError(f"a table is already served at {path} (join it with "
-                            f"`pokeroulette join @me`)")
+            raise UnixError(_("a table is already served at {path} (join it with "
+                              "`pokeroulette join @me`)").format(path=path))
         finally:
             probe.close()
     os.unlink(path)
@@ -222,10 +230,12 @@ def target_at(path: str, owner: str | None = None) -> Target:
     try:
         st = os.stat(p.parent)
     except OSError as exc:
-        raise UnixError(f"cannot look at {p.parent}: {exc.strerror}") from None
+        raise UnixError(_("cannot look at {path}: {problem}").format(
+            path=p.parent, problem=exc.strerror)) from None
     if st.st_mode & 0o022:
-        raise UnixError(f"{p.parent} can be written by other accounts, so its owner proves "
-                        f"nothing: say whose table it is with --owner LOGIN")
+        raise UnixError(_("{path} can be written by other accounts, so its owner proves "
+                          "nothing: say whose table it is with --owner LOGIN").format(
+            path=p.parent))
     return Target(p, account_of(st.st_uid))
 
 
@@ -236,31 +246,35 @@ def check_target(target: Target) -> None:
     try:
         dst = os.lstat(path.parent)
     except FileNotFoundError:
-        raise UnixError(f"{owner.login} is not hosting a table ({path.parent} does not "
-                        f"exist)", retry=True) from None
+        raise UnixError(_("{login} is not hosting a table ({path} does not exist)").format(
+            login=owner.login, path=path.parent), retry=True) from None
     except OSError as exc:
-        raise UnixError(f"cannot look at {path.parent}: {exc.strerror}") from None
+        raise UnixError(_("cannot look at {path}: {problem}").format(
+            path=path.parent, problem=exc.strerror)) from None
     if not stat.S_ISDIR(dst.st_mode):
-        raise UnixError(f"{path.parent} is not a folder (a link?): not connecting")
+        raise UnixError(_("{path} is not a folder (a link?): not connecting").format(
+            path=path.parent))
     if dst.st_uid != owner.uid:
-        raise UnixError(f"{path.parent} belongs to {_who(dst.st_uid)}, not {owner.login}: "
-                        f"someone else made it; not connecting")
+        raise UnixError(_("{path} belongs to {who}, not {login}: someone else made it; not "
+                          "connecting").format(path=path.parent, who=_who(dst.st_uid),
+                                               login=owner.login))
     if dst.st_mode & 0o022:
-        raise UnixError(f"{path.parent} can be written by other accounts: not connecting")
+        raise UnixError(_("{path} can be written by other accounts: not connecting").format(
+            path=path.parent))
     try:
         sst = os.lstat(path)
     except FileNotFoundError:
-        raise UnixError(f"{owner.login} is not hosting a table right now (no {path})",
-                        retry=True) from None
+        raise UnixError(_("{login} is not hosting a table right now (no {path})").format(
+            login=owner.login, path=path), retry=True) from None
     except PermissionError:
-        raise UnixError(f"you may not enter {owner.login}'s table folder: the table admits "
-                        f"{owner.login}'s group only (ask {owner.login} for --allow "
-                        f"{account_of(os.geteuid()).login})") from None
+        raise UnixError(_("you may not enter {login}'s table folder: the table admits "
+                          "{login}'s group only (ask {login} for --allow {me})").format(
+            login=owner.login, me=account_of(os.geteuid()).login)) from None
     if not stat.S_ISSOCK(sst.st_mode):
-        raise UnixError(f"{path} is not a socket: not connecting")
+        raise UnixError(_("{path} is not a socket: not connecting").format(path=path))
     if sst.st_uid != owner.uid:
-        raise UnixError(f"{path} belongs to {_who(sst.st_uid)}, not {owner.login}: "
-                        f"not connecting")
+        raise UnixError(_("{path} belongs to {who}, not {login}: not connecting").format(
+            path=path, who=_who(sst.st_uid), login=owner.login))
 
 
 async def open_verified(target: Target, *, limit: int,
@@ -272,24 +286,28 @@ async def open_verified(target: Target, *, limit: int,
         reader, writer = await asyncio.wait_for(
             asyncio.open_unix_connection(str(target.path), limit=limit), timeout)
     except ConnectionRefusedError:
-        raise UnixError(f"{target.owner.login}'s table is not running (nobody listens on "
-                        f"{target.path})", retry=True) from None
+        raise UnixError(_("{login}'s table is not running (nobody listens on {path})").format(
+            login=target.owner.login, path=target.path), retry=True) from None
     except PermissionError:
-        raise UnixError(f"you may not connect to {target.owner.login}'s table (ask "
-                        f"{target.owner.login} for --allow {account_of(os.geteuid()).login})") from None
+        raise UnixError(_("you may not connect to {login}'s table (ask {login} for --allow "
+                          "{me})").format(login=target.owner.login,
+                                          me=account_of(os.geteuid()).login)) from None
     except (OSError, asyncio.TimeoutError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "timed out"
-        raise UnixError(f"cannot reach {target.describe()}: {why}", retry=True) from None
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else _("timed out")
+        raise UnixError(_("cannot reach {table}: {why}").format(table=target.describe(), why=why),
+                        retry=True) from None
     sock = writer.get_extra_info("socket")
     try:
-        _, uid, _ = peer_credentials(sock)
+        __, uid, ___ = peer_credentials(sock)
     except OSError as exc:
         writer.close()
-        raise UnixError(f"cannot tell who serves {target.path}: {exc.strerror}") from None
+        raise UnixError(_("cannot tell who serves {path}: {problem}").format(
+            path=target.path, problem=exc.strerror)) from None
     if uid != target.owner.uid:
         writer.close()
-        raise UnixError(f"{target.path} is served by {_who(uid)}, not {target.owner.login}: "
-                        f"someone else is squatting it; nothing was sent")
+        raise UnixError(_("{path} is served by {who}, not {login}: someone else is squatting "
+                          "it; nothing was sent").format(path=target.path, who=_who(uid),
+                                                         login=target.owner.login))
     return reader, writer
 
 
@@ -339,7 +357,7 @@ def _tcp_rows():
 def listener_pid(target: Target) -> int:
     """The pid of the process serving ``target`` (checked to run as ``target.owner``)."""
     async def ask() -> int:
-        _, writer = await open_verified(target, limit=1 << 16, timeout=5)
+        __, writer = await open_verified(target, limit=1 << 16, timeout=5)
         try:
             return peer_credentials(writer.get_extra_info("socket"))[0]
         finally:

@@ -27,8 +27,9 @@ from pokeroulette_tui.engine.casino.board import (
 )
 from pokeroulette_tui.engine.casino.game import Casino, CasinoError, Stage
 from pokeroulette_tui.engine.casino.odds import standard_counts
-from pokeroulette_tui.engine.casino.paytable import CLASS_WORDS, PayTable
+from pokeroulette_tui.engine.casino.paytable import PayTable, class_words
 from pokeroulette_tui.engine.casino.store import START_BANKROLL
+from pokeroulette_tui.engine.i18n import N_, _, ngettext
 from pokeroulette_tui.net.casino_session import CasinoSession, CasinoUpdate, LocalCasino
 from pokeroulette_tui.ui.casino_words import (
     pays_words,
@@ -67,37 +68,37 @@ class CasinoScreen(Screen[None]):
     """The casino table: the board, the deal, the results; keys in CASINO_KEYS."""
 
     BINDINGS = [
-        Binding("up", "move(-1, 0)", "Up", show=False, priority=True),
-        Binding("down", "move(1, 0)", "Down", show=False, priority=True),
-        Binding("left", "move(0, -1)", "Left", show=False, priority=True),
-        Binding("right", "move(0, 1)", "Right", show=False, priority=True),
-        Binding("space,enter", "bet_here", "Bet", key_display="Space", priority=True),
-        Binding("space,enter", "next_round", "Next round", key_display="Enter", priority=True),
-        Binding("d", "deal", "Deal"),
-        Binding("d", "ready", "Ready"),
-        Binding("d", "next_round", "Next round", show=False),
-        Binding("s", "bet('split_right')", "Split →", show=False),
-        Binding("v", "bet('split_down')", "Split ↓", show=False),
-        Binding("c", "bet('corner')", "Corner", show=False),
-        Binding("k", "bet('rank')", "Rank", show=False),
-        Binding("2", "bet('ranks2')", "2 ranks", show=False),
-        Binding("4", "bet('ranks4')", "4 ranks", show=False),
-        Binding("6", "bet('ranks6')", "6 ranks", show=False),
-        Binding("f", "bet('suit')", "Suit", show=False),
-        Binding("j", "bet('joker')", "Joker spot", show=False),
-        Binding("w", "bet('wild')", "Joker bet", show=False),
-        Binding("p", "bet('progressive')", "Side bet", show=False),
-        Binding("plus,equals_sign", "chip(1)", "Chip+", show=False),
-        Binding("minus", "chip(-1)", "Chip-", show=False),
-        Binding("u,backspace", "undo", "Undo"),
-        Binding("x,delete", "clear", "Clear", show=False),
-        Binding("a", "rebet", "Rebet"),
-        Binding("tab", "next_player", "Player", key_display="Tab", priority=True),
-        Binding("o", "odds", "Odds"),
-        Binding("h", "history", "History", show=False),
-        Binding("R", "reset", "Reset bankroll", show=False),
-        Binding("question_mark,f1", "keys", "Keys", key_display="?"),
-        Binding("q", "quit", "Quit"),
+        Binding("up", "move(-1, 0)", N_("Up"), show=False, priority=True),
+        Binding("down", "move(1, 0)", N_("Down"), show=False, priority=True),
+        Binding("left", "move(0, -1)", N_("Left"), show=False, priority=True),
+        Binding("right", "move(0, 1)", N_("Right"), show=False, priority=True),
+        Binding("space,enter", "bet_here", N_("Bet"), key_display="Space", priority=True),
+        Binding("space,enter", "next_round", N_("Next round"), key_display="Enter", priority=True),
+        Binding("d", "deal", N_("Deal")),
+        Binding("d", "ready", N_("Ready")),
+        Binding("d", "next_round", N_("Next round"), show=False),
+        Binding("s", "bet('split_right')", N_("Split →"), show=False),
+        Binding("v", "bet('split_down')", N_("Split ↓"), show=False),
+        Binding("c", "bet('corner')", N_("Corner"), show=False),
+        Binding("k", "bet('rank')", N_("Rank"), show=False),
+        Binding("2", "bet('ranks2')", N_("2 ranks"), show=False),
+        Binding("4", "bet('ranks4')", N_("4 ranks"), show=False),
+        Binding("6", "bet('ranks6')", N_("6 ranks"), show=False),
+        Binding("f", "bet('suit')", N_("Suit"), show=False),
+        Binding("j", "bet('joker')", N_("Joker spot"), show=False),
+        Binding("w", "bet('wild')", N_("Joker bet"), show=False),
+        Binding("p", "bet('progressive')", N_("Side bet"), show=False),
+        Binding("plus,equals_sign", "chip(1)", N_("Chip+"), show=False),
+        Binding("minus", "chip(-1)", N_("Chip-"), show=False),
+        Binding("u,backspace", "undo", N_("Undo")),
+        Binding("x,delete", "clear", N_("Clear"), show=False),
+        Binding("a", "rebet", N_("Rebet")),
+        Binding("tab", "next_player", N_("Player"), key_display="Tab", priority=True),
+        Binding("o", "odds", N_("Odds")),
+        Binding("h", "history", N_("History"), show=False),
+        Binding("R", "reset", N_("Reset bankroll"), show=False),
+        Binding("question_mark,f1", "keys", N_("Keys"), key_display="?"),
+        Binding("q", "quit", N_("Quit")),
     ]
 
     DEFAULT_CSS = """
@@ -158,11 +159,12 @@ class CasinoScreen(Screen[None]):
         self.seat = session.seats[0] if session.seats else 0
         if session.warning:
             self.warning = session.warning
-            self._say("The casino file was damaged: see on the right.", error=True)
+            self._say(_("The casino file was damaged: see on the right."), error=True)
         elif session.networked:
-            self._say("Place your bets: arrows move, Space bets, d when you are ready, ? keys.")
+            self._say(_("Place your bets: arrows move, Space bets, d when you are ready, "
+                        "? keys."))
         else:
-            self._say("Place your bets: arrows move, Space bets, d deals, ? lists the keys.")
+            self._say(_("Place your bets: arrows move, Space bets, d deals, ? lists the keys."))
         self.refresh_view()
         self.call_after_refresh(self._offer_reset_if_broke)
         self.run_worker(self._pump(), exclusive=True, group="pump")
@@ -181,8 +183,9 @@ class CasinoScreen(Screen[None]):
 
     def _update(self, update: CasinoUpdate) -> None:
         if update.closed:
-            self.gone = update.note or "the table closed"
-            self._say(f"{self.gone[:1].upper()}{self.gone[1:]}. Press q to leave.", error=True)
+            self.gone = update.note or _("the table closed")
+            self._say(_("{why}. Press q to leave.").format(
+                why=f"{self.gone[:1].upper()}{self.gone[1:]}"), error=True)
             return
         if update.settled:
             self.warning = ""
@@ -217,6 +220,12 @@ class CasinoScreen(Screen[None]):
     @property
     def chip(self) -> int:
         return CHIPS[self.chip_index]
+
+    async def retranslate(self) -> None:
+        """The language changed (PokerApp.switch_language): draw everything again in it
+        (the line said last was in the old language: the hint line takes its place)."""
+        self.message = None
+        self.refresh_view()
 
     # -- drawing ----------------------------------------------------------------------------
 
@@ -256,37 +265,42 @@ class CasinoScreen(Screen[None]):
     def _hint(self) -> Text:
         c = self.casino
         text = Text()
-        text.append(f" chip {self.chip} ", style="bold #1a1a1a on #ffd75f")
+        text.append(" " + _("chip {size}").format(size=self.chip) + " ",
+                    style="bold #1a1a1a on #ffd75f")
         text.append(" ")
         if self.message is not None:
             text.append_text(self.message)
         elif c.stage is Stage.BETTING:
             if self.networked and self.session.seat_info(self.seat).ready:  # type: ignore
-                text.append("You are ready", style="bold")
+                text.append(_("You are ready"), style="bold")
                 waiting = self._waiting_for()
-                text.append(f": waiting for {waiting}" if waiting else "")
+                text.append(_(": waiting for {names}").format(names=waiting) if waiting else "")
                 left = self._countdown(self.session.closes_at)  # type: ignore[union-attr]
-                text.append(f" (bets close in {left} s)" if left is not None else "")
-                text.append(" · a bet makes you not ready")
+                text.append(_(" (bets close in {seconds} s)").format(seconds=left)
+                            if left is not None else "")
+                text.append(_(" · a bet makes you not ready"))
             else:
                 left = self._countdown(self.session.closes_at)  # type: ignore[union-attr]
                 if left is not None:  # someone is ready and the table's timer runs
-                    text.append(f"Bets close in {left} s (d: ready) · ", style="bold #ffd75f")
+                    text.append(_("Bets close in {seconds} s (d: ready) · ").format(
+                        seconds=left), style="bold #ffd75f")
                 spot = spot_at_cursor(self.cursor, self.table)
                 text.append(spot_hint(spot, self.table, c.jackpot))
                 mine = next((b.amount for b in self.player.bets if b.spot == spot), 0)
                 if mine:
-                    text.append(f" · yours: {mine}", style="bold")
+                    text.append(_(" · yours: {amount}").format(amount=mine), style="bold")
         elif c.stage is Stage.DEALING:
-            text.append(f"No more bets: card {len(c.dealt)} of 5", style="bold")
+            text.append(_("No more bets: card {n} of 5").format(n=len(c.dealt)), style="bold")
         elif self.networked:
             left = self._countdown(self.session.next_at)  # type: ignore[union-attr]
             ready = self.session.seat_info(self.seat).ready  # type: ignore[union-attr]
-            text.append("Ready for the next round" if ready else "Enter: ready for the next round")
-            text.append(f" (it opens in {left} s)" if left is not None else "")
-            text.append(" · h: history")
+            text.append(_("Ready for the next round") if ready
+                        else _("Enter: ready for the next round"))
+            text.append(_(" (it opens in {seconds} s)").format(seconds=left)
+                        if left is not None else "")
+            text.append(_(" · h: history"))
         else:
-            text.append("Enter: next round · Tab: another player's results · h: history")
+            text.append(_("Enter: next round · Tab: another player's results · h: history"))
         return text
 
     def _waiting_for(self) -> str:
@@ -302,11 +316,12 @@ class CasinoScreen(Screen[None]):
         if c.stage is not Stage.SETTLED:
             return Text("")
         nets = ", ".join(f"{p.name} {p.net:+,}" for p in c.players if p.results)
-        text = Text(f"Net this round: {nets}." if nets else "Nobody bet this round.")
+        text = Text(_("Net this round: {nets}.").format(nets=nets) if nets
+                    else _("Nobody bet this round."))
         last = c.history[-1] if c.history else None
         if last is not None and last.number == c.round_no and last.jackpot_won:
-            text = Text(f"THE JACKPOT of {last.jackpot_won:,} is won! ",
-                        style="bold reverse") + text
+            text = Text(_("THE JACKPOT of {amount:,} is won!").format(amount=last.jackpot_won)
+                        + " ", style="bold reverse") + text
         return text
 
     def _deal_panel(self) -> Text:
@@ -314,14 +329,14 @@ class CasinoScreen(Screen[None]):
         cards = list(c.dealt) + [None] * (5 - len(c.dealt))
         settled = c.stage is Stage.SETTLED
         text = boxed_row(cards, four_color=self.four_color, highlight=(4,) if settled else (),
-                         labels=["1", "2", "3", "4", "5th"], big=self.has_class("-tall"))
+                         labels=["1", "2", "3", "4", _("5th")], big=self.has_class("-tall"))
         text.append("\n")
         if settled and c.hand is not None:
-            text.append(CLASS_WORDS[c.hand].capitalize(), style="bold")
+            text.append(class_words(c.hand).capitalize(), style="bold")
         elif c.stage is Stage.DEALING:
-            text.append("Dealing…", style="bold")
+            text.append(_("Dealing…"), style="bold")
         else:
-            text.append(f"Round {c.round_no}: bets open", style="bold")
+            text.append(_("Round {number}: bets open").format(number=c.round_no), style="bold")
         text.append("\n")
         text.append_text(self._summary())
         return text
@@ -337,41 +352,49 @@ class CasinoScreen(Screen[None]):
         for n, i in enumerate(order):
             p = c.players[i]
             info = session.seat_info(i)
-            away = "" if info.connected else " (away)"
+            who = p.name if info.connected else _("{name} (away)").format(name=p.name)
             if n:
                 out.append("\n")
             if c.stage is Stage.SETTLED:
                 if not p.results:
-                    out.append(f"{p.name}{away}: no bets this round", style="bold")
-                    out.append(f" (bankroll {p.bankroll:,})\n")
+                    out.append(_("{name}: no bets this round").format(name=who), style="bold")
+                    out.append(_(" (bankroll {amount:,})").format(amount=p.bankroll) + "\n")
                     continue
-                out.append(f"{p.name}{away}: net {p.net:+,}", style="bold")
-                out.append(f" (bankroll {p.bankroll:,})\n")
+                out.append(_("{name}: net {amount:+,}").format(name=who, amount=p.net),
+                           style="bold")
+                out.append(_(" (bankroll {amount:,})").format(amount=p.bankroll) + "\n")
                 for r in sorted(p.results, key=lambda r: not r.won):
                     mark, style = ("✓", "bold green") if r.won else ("✗", "")
-                    out.append(f" {mark} {r.bet.amount} on {spot_words(r.bet.spot)}", style=style)
+                    out.append(f" {mark} " + _("{amount} on {spot}").format(
+                        amount=r.bet.amount, spot=spot_words(r.bet.spot)), style=style)
                     out.append(f" → {r.paid}" if r.won else "", style=style)
-                    out.append(f": {r.why}\n", style="" if r.won else "dim")
+                    out.append(f": {G.explain(c, r)}\n", style="" if r.won else "dim")
             elif i == self.seat:
-                ready = " · ready" if self.networked and info.ready else ""
-                out.append(f"{p.name}'s bets", style="bold")
-                out.append(f" ({p.staked:,} staked{ready})\n" if p.bets else f"{ready}\n")
+                ready = _(" · ready") if self.networked and info.ready else ""
+                out.append(_("{name}'s bets").format(name=p.name), style="bold")
+                out.append(_(" ({amount:,} staked{ready})").format(amount=p.staked, ready=ready)
+                           + "\n" if p.bets else f"{ready}\n")
                 if not p.bets:
-                    out.append(" None yet. Move the cursor and press Space, or click a card;\n"
-                               " a for last round's bets again.\n", style="italic")
+                    out.append(_(" None yet. Move the cursor and press Space, or click a card;\n"
+                                 " a for last round's bets again.\n"), style="italic")
                 for b in p.bets:
-                    out.append(f" {b.amount:>4} on {spot_words(b.spot)}")
+                    out.append(" " + _("{amount} on {spot}").format(
+                        amount=f"{b.amount:>4}", spot=spot_words(b.spot)))
                     out.append(f" ({pays_words(self.table, b)})\n", style="dim")
             elif self.networked:  # another player at the table: their bets, all public
-                ready = " · ready" if info.ready else ""
-                out.append(f"{p.name}{away}", style="bold")
-                out.append(f": bankroll {p.bankroll:,}, {p.staked:,} staked{ready}\n")
+                ready = _(" · ready") if info.ready else ""
+                out.append(who, style="bold")
+                out.append(_(": bankroll {amount:,}, {staked:,} staked{ready}").format(
+                    amount=p.bankroll, staked=p.staked, ready=ready) + "\n")
                 for b in p.bets:
-                    out.append(f" {b.amount:>4} on {spot_words(b.spot)}\n", style="dim")
+                    out.append(" " + _("{amount} on {spot}").format(
+                        amount=f"{b.amount:>4}", spot=spot_words(b.spot)) + "\n", style="dim")
             else:
-                bets = f"{len(p.bets)} bet{'s' if len(p.bets) != 1 else ''}, " \
-                    f"{p.staked:,} staked" if p.bets else "no bets yet"
-                out.append(f"{p.name}: {bets}, bankroll {p.bankroll:,}\n")
+                bets = ngettext("{n} bet, {staked:,} staked", "{n} bets, {staked:,} staked",
+                                len(p.bets)).format(n=len(p.bets), staked=p.staked) \
+                    if p.bets else _("no bets yet")
+                out.append(_("{name}: {bets}, bankroll {amount:,}").format(
+                    name=p.name, bets=bets, amount=p.bankroll) + "\n")
         return out
 
     def _say(self, message: str, *, error: bool = False) -> None:
@@ -418,7 +441,7 @@ class CasinoScreen(Screen[None]):
             await self._place(free[what])
             return
         if not on_grid(self.cursor):
-            self._say("Move the cursor onto the cards first (↑).", error=True)
+            self._say(_("Move the cursor onto the cards first (↑)."), error=True)
             return
         card = spot_at_cursor(self.cursor, self.table)[1]
         rank = card[0]
@@ -440,8 +463,9 @@ class CasinoScreen(Screen[None]):
             self._say(str(exc).capitalize(), error=True)
             return
         added = self.table.progressive_stake if bet.kind is Kind.PROGRESSIVE else chip
-        self._say(f"{added} on {spot_words(bet.spot)} ({bet.amount} there now, "
-                  f"{pays_words(self.table, bet)}).")
+        self._say(_("{added} on {spot} ({amount} there now, {pays}).").format(
+            added=added, spot=spot_words(bet.spot), amount=bet.amount,
+            pays=pays_words(self.table, bet)))
 
     async def on_casino_board_spot_clicked(self, message: CasinoBoard.SpotClicked) -> None:
         if self.session is None or self.gone or self.casino.stage is not Stage.BETTING:
@@ -453,16 +477,17 @@ class CasinoScreen(Screen[None]):
 
     def action_chip(self, step: int) -> None:
         self.chip_index = max(0, min(len(CHIPS) - 1, self.chip_index + step))
-        self._say(f"Chip size {self.chip}.")
+        self._say(_("Chip size {size}.").format(size=self.chip))
 
     async def action_undo(self) -> None:
-        await self._try(lambda s: s.undo(self.seat), "Took back the last chip.")
+        await self._try(lambda s: s.undo(self.seat), _("Took back the last chip."))
 
     async def action_clear(self) -> None:
-        await self._try(lambda s: s.clear(self.seat), "Took back all your bets.")
+        await self._try(lambda s: s.clear(self.seat), _("Took back all your bets."))
 
     async def action_rebet(self) -> None:
-        await self._try(lambda s: s.rebet(self.seat), "Last round's bets are on the board again.")
+        await self._try(lambda s: s.rebet(self.seat),
+                        _("Last round's bets are on the board again."))
 
     async def _try(self, step, done: str) -> None:
         try:
@@ -481,8 +506,8 @@ class CasinoScreen(Screen[None]):
         assert self.session is not None
         seats = self.session.seats
         self.seat = seats[(seats.index(self.seat) + 1) % len(seats)]
-        self._say(f"{self.player.name}'s turn" + (" to bet." if c.stage is Stage.BETTING
-                                                   else ": your results."))
+        self._say((_("{name}'s turn to bet.") if c.stage is Stage.BETTING
+                   else _("{name}'s turn: your results.")).format(name=self.player.name))
         if c.stage is Stage.BETTING:
             self._offer_reset_if_broke()
 
@@ -518,12 +543,13 @@ class CasinoScreen(Screen[None]):
         p = self.player
         if p.bets or p.bankroll >= self.table.min_bet:
             return
-        self._ask_reset(f"{p.name} has no chips left. Start again with {START_BANKROLL:,} "
-                        "play chips?")
+        self._ask_reset(_("{name} has no chips left. Start again with {amount:,} play "
+                          "chips?").format(name=p.name, amount=START_BANKROLL))
 
     def action_reset(self) -> None:
-        self._ask_reset(f"Start {self.player.name}'s bankroll again at {START_BANKROLL:,} play "
-                        f"chips (it is {self.player.bankroll + self.player.staked:,} now)?")
+        self._ask_reset(_("Start {name}'s bankroll again at {amount:,} play chips (it is "
+                          "{now:,} now)?").format(name=self.player.name, amount=START_BANKROLL,
+                                                  now=self.player.bankroll + self.player.staked))
 
     def _ask_reset(self, question: str) -> None:
         seat = self.seat
@@ -541,8 +567,8 @@ class CasinoScreen(Screen[None]):
         except CasinoError as exc:
             self._say(str(exc).capitalize(), error=True)
             return
-        self._say(f"{self.casino.players[seat].name} starts again with {START_BANKROLL:,} "
-                  "play chips.")
+        self._say(_("{name} starts again with {amount:,} play chips.").format(
+            name=self.casino.players[seat].name, amount=START_BANKROLL))
 
     # -- dialogs and leaving ----------------------------------------------------------------
 
@@ -591,10 +617,10 @@ class CasinoScreen(Screen[None]):
 class CasinoApp(App[None]):
     """The casino on its own, with the app's stylesheets and theme."""
 
-    TITLE = "Poker Roulette casino"
+    TITLE = N_("Poker Roulette casino")
     ENABLE_COMMAND_PALETTE = False
     HORIZONTAL_BREAKPOINTS = [(120, "-wide")]
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True)]
 
     def __init__(self, names: Sequence[str], table: PayTable, store_path: Path, *,
                  deal_pause: float = DEAL_PAUSE, seed: int | None = None,
@@ -609,6 +635,7 @@ class CasinoApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme = "textual-light" if self._theme_name == "light" else "textual-dark"
+        self.title = _(self.TITLE)
         self.casino_screen = CasinoScreen(*self._table, **self._options)  # type: ignore[arg-type]
         self.push_screen(self.casino_screen)
 

@@ -16,6 +16,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net.casino_client import RemoteCasino
 from pokeroulette_tui.net.client import ConnectError
@@ -25,10 +26,10 @@ from pokeroulette_tui.ui.casino import CasinoScreen
 class CasinoNetApp(App[None]):
     """A seat at a network casino table (and, for its host, the table's server)."""
 
-    TITLE = "Poker Roulette casino"
+    TITLE = N_("Poker Roulette casino")
     ENABLE_COMMAND_PALETTE = False
     HORIZONTAL_BREAKPOINTS = [(120, "-wide")]
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True)]
     CSS = "#casino-connecting { padding: 1 2; }"
 
     def __init__(self, session: RemoteCasino, *, info: Sequence[str] = (), serve: Any = None,
@@ -48,11 +49,13 @@ class CasinoNetApp(App[None]):
         self.farewell = ""
 
     def compose(self) -> ComposeResult:
-        yield Static("\n".join([*self.info, "", f"Connecting to {self.session.address}…"]),
+        yield Static("\n".join([*self.info, "", _("Connecting to {address}…").format(
+            address=self.session.address)]),
                      id="casino-connecting")
 
     async def on_mount(self) -> None:
         self.theme = "textual-light" if self._theme_name == "light" else "textual-dark"
+        self.title = _(self.TITLE)
         self.run_worker(self._start(), exclusive=True, group="connect")
 
     async def _start(self) -> None:
@@ -61,12 +64,14 @@ class CasinoNetApp(App[None]):
                 try:
                     self.server = await self._serve()
                 except (ConnectError, OSError) as exc:
-                    self.exit(message=f"Could not open the casino table: {exc}", return_code=1)
+                    self.exit(message=_("Could not open the casino table: {problem}").format(
+                        problem=exc), return_code=1)
                     return
             await self.session.connect()
         except (ConnectError, OSError) as exc:
             await self._stop_server()
-            self.exit(message=f"Could not join the casino table: {exc}", return_code=1)
+            self.exit(message=_("Could not join the casino table: {problem}").format(
+                problem=exc), return_code=1)
             return
         except CliError as exc:  # (the server's TLS certificate could not be made or read)
             await self._stop_server()
@@ -75,8 +80,10 @@ class CasinoNetApp(App[None]):
         self.casino_screen = CasinoScreen(session=self.session, four_color=self.four_color)
         await self.push_screen(self.casino_screen)
         if self._serve is not None:  # the host: how the others join
-            joins = [line.strip() for line in self.info if "join with" in line]
-            self.notify("\n".join(joins[:2]) or self.info[0], title="Your casino table",
+            from pokeroulette_tui.net.casino_launch import join_lines
+
+            joins = join_lines(self.info)
+            self.notify("\n".join(joins[:2]) or self.info[0], title=_("Your casino table"),
                         timeout=20)
         elif self.session.tls_note:
             self.notify(self.session.tls_note, timeout=8)
@@ -91,7 +98,7 @@ class CasinoNetApp(App[None]):
         words = await screen.leave() if screen is not None else ""
         if self.server is not None:
             await self._stop_server()
-            words = (words + " " if words else "") + "The casino table is closed."
+            words = (words + " " if words else "") + _("The casino table is closed.")
         self.exit(message=words or None)
 
 
@@ -127,12 +134,13 @@ def play_casino_hosted(args: argparse.Namespace, config: Any, password: str | No
             fingerprint = tls.host_identity(paths.data_dir()).fingerprint
         except (OSError, ValueError) as exc:
             from pokeroulette_tui.errors import CliError
-            raise CliError(f"cannot make or read the table's TLS certificate: {exc}") from None
+            raise CliError(_("cannot make or read the table's TLS certificate: {problem}").format(
+                problem=exc)) from None
     session = RemoteCasino("127.0.0.1", args.port, name, password=password, tls=use_tls,
                            fingerprint=fingerprint or None)
     lines = banner(config, args.bind, args.port, tls=use_tls, fingerprint=fingerprint,
                    headless=False)
-    lines.append("  the table closes when you leave it (q)")
+    lines.append("  " + _("the table closes when you leave it (q)"))
     for line in lines:
         launch.say(line)
 
@@ -141,8 +149,8 @@ def play_casino_hosted(args: argparse.Namespace, config: Any, password: str | No
         try:
             where = await start(server, Listen(bind=args.bind, port=args.port, tls=use_tls))
         except OSError as exc:
-            raise ConnectError(f"cannot listen on {args.bind}:{args.port}: "
-                               f"{exc.strerror or exc}") from None
+            raise ConnectError(_("cannot listen on {where}: {problem}").format(
+                where=f"{args.bind}:{args.port}", problem=exc.strerror or exc)) from None
         session.port = where.port
         return server
 

@@ -7,14 +7,15 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from pokeroulette_tui.engine.casino.board import (
-    KIND_WORDS,
     Bet,
     Kind,
     describe,
+    kind_words,
     make_bet,
 )
 from pokeroulette_tui.engine.casino.odds import bet_odds, one_in
-from pokeroulette_tui.engine.casino.paytable import HAND_WORDS, PayTable
+from pokeroulette_tui.engine.casino.paytable import PayTable, hand_words
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.ui.widgets.casino_board import Spot
 
 
@@ -26,7 +27,7 @@ def spot_words(spot: Spot) -> str:
     """
     kind, target = spot
     if kind is Kind.POKER:
-        return HAND_WORDS.get(target, target)
+        return hand_words(target)
     return describe(Bet(kind, target, 1))
 
 
@@ -42,15 +43,16 @@ def spot_hint(spot: Spot, table: PayTable, jackpot: int) -> str:
     kind, target = spot
     odds = bet_odds(make_bet(kind, target, 1), table, jackpot)
     if kind is Kind.PROGRESSIVE:
-        return (f"the progressive side bet ({table.progressive_stake} a round): pays by hand "
-                f"from three of a kind; the jackpot {jackpot:,} on a royal flush with jokers "
-                "first and fifth")
+        return _("the progressive side bet ({stake} a round): pays by hand from three of a "
+                 "kind; the jackpot {jackpot:,} on a royal flush with jokers first and "
+                 "fifth").format(stake=table.progressive_stake, jackpot=jackpot)
     words = spot_words(spot)
     if kind in (Kind.CARD, Kind.SPLIT, Kind.CORNER, Kind.RANKS2, Kind.RANKS4, Kind.RANKS6):
-        words += f" ({KIND_WORDS[kind]})"
+        words = _("{spot} ({kind})").format(spot=words, kind=kind_words(kind))
     elif kind is Kind.WILD:
-        words = "the joker bet (jokers first and fifth)"
-    return f"{words}: pays {odds.pays}:1, wins {one_in(odds.chance)}"
+        words = _("the joker bet (jokers first and fifth)")
+    return _("{spot}: pays {pays}:1, wins {chance}").format(spot=words, pays=odds.pays,
+                                                            chance=one_in(odds.chance))
 
 
 def status_text(name: str, who: str, bankroll: int, staked: int, jackpot: int, round_no: int,
@@ -60,9 +62,11 @@ def status_text(name: str, who: str, bankroll: int, staked: int, jackpot: int, r
     >>> status_text("Ada", "", 975, 25, 10_000, 3, 80).plain.split(" · ")[:3]
     ['Ada', 'bankroll 975', 'staked 25']
     """
-    tail = "PLAY MONEY ONLY"
-    parts = [name + who, f"bankroll {bankroll:,}", f"staked {staked:,}",
-             f"jackpot {jackpot:,}", f"round {round_no}"]
+    tail = _("PLAY MONEY ONLY")
+    parts = [name + who, _("bankroll {amount:,}").format(amount=bankroll),
+             _("staked {amount:,}").format(amount=staked),
+             _("jackpot {amount:,}").format(amount=jackpot),
+             _("round {number}").format(number=round_no)]
     while len(parts) > 3 and len(" · ".join(parts)) + len(tail) + 3 > width:
         parts.pop()
     text = Text(" · ".join(parts), style="bold")
@@ -74,8 +78,8 @@ def status_text(name: str, who: str, bankroll: int, staked: int, jackpot: int, r
 
 def pays_words(table: PayTable, bet: Bet) -> str:
     if bet.kind is Kind.PROGRESSIVE:
-        return "pays by hand, jackpot"
-    return f"pays {bet_odds(make_bet(bet.kind, bet.target, 1), table).pays}:1"
+        return _("pays by hand, jackpot")
+    return _("pays {pays}:1").format(pays=bet_odds(make_bet(bet.kind, bet.target, 1), table).pays)
 
 
 def check_names(names: Sequence[str]) -> str | None:
@@ -85,12 +89,13 @@ def check_names(names: Sequence[str]) -> str | None:
     ("'ada' is there twice", 'a casino table needs at least one player', True)
     """
     if not names:
-        return "a casino table needs at least one player"
+        return _("a casino table needs at least one player")
     seen: set[str] = set()
     for name in names:
         if not name.strip() or len(name) > 24:
-            return f"a player's name is 1 to 24 characters (got {name[:30]!r})"
+            return _("a player's name is 1 to 24 characters (got {name})").format(
+                name=repr(name[:30]))
         if name.casefold() in seen:
-            return f"{name!r} is there twice"
+            return _("{name} is there twice").format(name=repr(name))
         seen.add(name.casefold())
     return None

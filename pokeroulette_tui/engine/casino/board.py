@@ -41,15 +41,16 @@ from functools import lru_cache
 from pokeroulette_tui.engine.cards import (
     JOKER,
     RANK_CHARS,
-    RANK_NAMES,
-    RANK_PLURALS,
     STANDARD_DECK,
-    SUIT_NAMES,
     SUIT_SYMBOLS,
     Card,
     CardError,
     parse_card,
+    rank_plural_words,
+    rank_words,
+    suit_words,
 )
+from pokeroulette_tui.engine.i18n import N_, _, pgettext
 
 ROWS = "SHDC"
 """The suits, top row first."""
@@ -93,14 +94,24 @@ ROULETTE_KINDS = (Kind.CARD, Kind.SPLIT, Kind.CORNER, Kind.RANK, Kind.RANKS2, Ki
 """The bets settled on the fifth card."""
 
 KIND_WORDS = {
-    Kind.CARD: "a single card", Kind.SPLIT: "two adjoining cards",
-    Kind.CORNER: "four adjoining cards", Kind.RANK: "a rank", Kind.RANKS2: "two ranks",
-    Kind.RANKS4: "four ranks", Kind.RANKS6: "six ranks", Kind.SUIT: "a suit",
-    Kind.COLOUR: "red or black", Kind.PARITY: "odd or even", Kind.HALF: "2–7 or 8–K",
-    Kind.JOKER: "the joker spot", Kind.POKER: "a poker hand or better",
-    Kind.WILD: "the joker bet (first and fifth cards jokers)",
-    Kind.PROGRESSIVE: "the progressive side bet",
+    Kind.CARD: N_("a single card"), Kind.SPLIT: N_("two adjoining cards"),
+    Kind.CORNER: N_("four adjoining cards"), Kind.RANK: N_("a rank"),
+    Kind.RANKS2: N_("two ranks"), Kind.RANKS4: N_("four ranks"), Kind.RANKS6: N_("six ranks"),
+    Kind.SUIT: N_("a suit"), Kind.COLOUR: N_("red or black"), Kind.PARITY: N_("odd or even"),
+    Kind.HALF: N_("2–7 or 8–K"), Kind.JOKER: N_("the joker spot"),
+    Kind.POKER: N_("a poker hand or better"),
+    Kind.WILD: N_("the joker bet (first and fifth cards jokers)"),
+    Kind.PROGRESSIVE: N_("the progressive side bet"),
 }
+"""Each kind of bet in words (English: translate with :func:`kind_words`)."""
+
+OUTSIDE_WORDS = {"red": N_("red"), "black": N_("black"), "odd": N_("odd"), "even": N_("even")}
+"""The outside bets' targets as a player reads them (the targets themselves stay English)."""
+
+
+def kind_words(kind: Kind) -> str:
+    """A kind of bet in the player's language ("a single card")."""
+    return _(KIND_WORDS[kind])
 
 _RANK_PARSE = {v: k for k, v in RANK_CHARS.items()} | {"10": 10}
 
@@ -129,7 +140,7 @@ def _cards(text: str) -> tuple[Card, ...]:
     except CardError as exc:
         raise BetError(str(exc)) from None
     if any(c.is_joker for c in cards):
-        raise BetError("the joker is its own spot, not part of a group of cards")
+        raise BetError(_("the joker is its own spot, not part of a group of cards"))
     return cards
 
 
@@ -138,7 +149,7 @@ def _ranks(text: str) -> tuple[int, ...]:
     while t:
         key = "10" if t.startswith("10") else t[0]
         if key not in _RANK_PARSE:
-            raise BetError(f"not a rank: {t[:2]!r}")
+            raise BetError(_("not a rank: {text}").format(text=repr(t[:2])))
         out.append(_RANK_PARSE[key])
         t = t[len(key):].lstrip(" ,-")
     return tuple(out)
@@ -162,10 +173,10 @@ class Bet:
     @classmethod
     def from_dict(cls, data: object) -> Bet:
         if not isinstance(data, dict):
-            raise BetError("a bet must be a mapping")
+            raise BetError(_("a bet must be a mapping"))
         amount = data.get("amount")
         if not isinstance(amount, int) or isinstance(amount, bool):
-            raise BetError("a bet's amount must be a whole number of chips")
+            raise BetError(_("a bet's amount must be a whole number of chips"))
         return make_bet(str(data.get("kind", "")), str(data.get("target", "")), amount)
 
     @property
@@ -180,9 +191,9 @@ def make_bet(kind: str, target: str, amount: int) -> Bet:
     try:
         k = Kind(kind)
     except ValueError:
-        raise BetError(f"there is no bet called {kind[:20]!r}") from None
+        raise BetError(_("there is no bet called {name}").format(name=repr(kind[:20]))) from None
     if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-        raise BetError("a bet must be at least one chip")
+        raise BetError(_("a bet must be at least one chip"))
     return Bet(k, canonical_target(k, target), amount)
 
 
@@ -192,28 +203,29 @@ def canonical_target(kind: Kind, target: str) -> str:
     if kind is Kind.CARD:
         cards = _cards(t)
         if len(cards) != 1:
-            raise BetError("a single-card bet names one card, e.g. 'As'")
+            raise BetError(_("a single-card bet names one card, e.g. 'As'"))
         return cards[0].text
     if kind in (Kind.SPLIT, Kind.CORNER):
         cards = tuple(sorted(set(_cards(t)), key=cell))
         n = 2 if kind is Kind.SPLIT else 4
         if len(cards) != n:
-            raise BetError(f"{KIND_WORDS[kind]}: name {n} different cards")
+            raise BetError(_("{kind}: name {n} different cards").format(kind=kind_words(kind),
+                                                                        n=n))
         if kind is Kind.SPLIT and not adjoin(*cards):
-            raise BetError(f"{cards[0].symbol} and {cards[1].symbol} do not adjoin on the board "
-                           "(same suit and neighbouring ranks, or same rank and neighbouring "
-                           "suits)")
+            raise BetError(_("{first} and {second} do not adjoin on the board (same suit and "
+                             "neighbouring ranks, or same rank and neighbouring suits)").format(
+                first=cards[0].symbol, second=cards[1].symbol))
         if kind is Kind.CORNER:
             rows = sorted({cell(c)[0] for c in cards})
             cols = sorted({cell(c)[1] for c in cards})
             if len(rows) != 2 or len(cols) != 2 or rows[1] - rows[0] != 1 \
                     or cols[1] - cols[0] != 1:
-                raise BetError("four adjoining cards make a 2×2 block on the board")
+                raise BetError(_("four adjoining cards make a 2×2 block on the board"))
         return " ".join(c.text for c in cards)
     if kind is Kind.RANK:
         ranks = _ranks(t)
         if len(ranks) != 1:
-            raise BetError("a rank bet names one rank, e.g. 'A'")
+            raise BetError(_("a rank bet names one rank, e.g. 'A'"))
         return _rank_text(ranks)
     if kind in (Kind.RANKS2, Kind.RANKS4, Kind.RANKS6):
         n = {Kind.RANKS2: 2, Kind.RANKS4: 4, Kind.RANKS6: 6}[kind]
@@ -221,27 +233,29 @@ def canonical_target(kind: Kind, target: str) -> str:
         if len(ranks) == 1 and n > 1:  # the first rank of the group is enough
             first = COLUMNS.index(ranks[0])
             if first + n > len(COLUMNS):
-                raise BetError(f"{n} ranks from {RANK_NAMES[ranks[0]]} run off the board")
+                raise BetError(_("{n} ranks from {rank} run off the board").format(
+                    n=n, rank=rank_words(ranks[0])))
             ranks = COLUMNS[first:first + n]
         if len(ranks) != n or ranks[-1] - ranks[0] != n - 1:
-            raise BetError(f"{KIND_WORDS[kind]}: {n} neighbouring ranks, e.g. "
-                           f"'{_rank_text(COLUMNS[:n])}'")
+            raise BetError(_("{kind}: {n} neighbouring ranks, e.g. '{example}'").format(
+                kind=kind_words(kind), n=n, example=_rank_text(COLUMNS[:n])))
         return _rank_text(ranks)
     if kind is Kind.SUIT:
         suit = {"S": "S", "H": "H", "D": "D", "C": "C", "♠": "S", "♥": "H", "♦": "D",
                 "♣": "C"}.get(t.upper()[:1] if t else "")
         if suit is None or len(t) != 1:
-            raise BetError("a suit bet names a suit: S, H, D or C")
+            raise BetError(_("a suit bet names a suit: S, H, D or C"))
         return suit
     words = {Kind.COLOUR: ("red", "black"), Kind.PARITY: ("odd", "even"),
              Kind.HALF: ("low", "high")}
     if kind in words:
         if t.lower() not in words[kind]:
-            raise BetError(f"{KIND_WORDS[kind]}: say '{words[kind][0]}' or '{words[kind][1]}'")
+            raise BetError(_("{kind}: say '{first}' or '{second}'").format(
+                kind=kind_words(kind), first=words[kind][0], second=words[kind][1]))
         return t.lower()
     if kind is Kind.POKER:
         if not t:
-            raise BetError("a poker bet names a hand, e.g. 'pair_6'")
+            raise BetError(_("a poker bet names a hand, e.g. 'pair_6'"))
         return t.lower()
     return ""  # joker spot, joker bet, progressive: no target
 
@@ -275,23 +289,24 @@ def _covers(k: Kind, t: str) -> frozenset[Card]:
 
 
 def describe(bet: Bet) -> str:
-    """The bet's spot in words: "A♠ or K♠", "the aces", "red", "pair of sixes or better"."""
+    """The bet's spot in words, in the player's language: "A♠ or K♠", "the aces", "red",
+    "pair_6" (a poker bet: the pay table's HAND_WORDS name it)."""
     k, t = bet.kind, bet.target
     if k in (Kind.CARD, Kind.SPLIT, Kind.CORNER):
-        return " or ".join(parse_card(x).symbol for x in t.split())
+        return pgettext("list", " or ").join(parse_card(x).symbol for x in t.split())
     if k is Kind.RANK:
-        return f"the {RANK_PLURALS[_ranks(t)[0]]}"
+        return _("the {ranks}").format(ranks=rank_plural_words(_ranks(t)[0]))
     if k in (Kind.RANKS2, Kind.RANKS4, Kind.RANKS6):
         r = _ranks(t)
         return f"{RANK_CHARS[r[0]]}–{RANK_CHARS[r[-1]]}".replace("T", "10")
     if k is Kind.SUIT:
-        return f"{SUIT_SYMBOLS[t]} {SUIT_NAMES[t]}"
+        return f"{SUIT_SYMBOLS[t]} {suit_words(t)}"
     if k is Kind.HALF:
         return "2–7" if t == "low" else "8–K"
     if k in (Kind.COLOUR, Kind.PARITY):
-        return t
+        return _(OUTSIDE_WORDS.get(t, t))
     if k is Kind.JOKER:
-        return "the joker spot"
+        return _("the joker spot")
     if k is Kind.POKER:
         return t  # named by the pay table (see paytable.HAND_WORDS)
-    return KIND_WORDS[k]
+    return kind_words(k)

@@ -32,11 +32,13 @@ from pokeroulette_tui.engine.casino.board import (
 )
 from pokeroulette_tui.engine.casino.paytable import (
     CLASS_WORDS,
-    HAND_WORDS,
     LEVELS,
     PayTable,
+    class_words,
     hand_class,
+    hand_words,
 )
+from pokeroulette_tui.engine.i18n import N_, _
 
 HISTORY = 50
 """Rounds kept in the history."""
@@ -140,7 +142,7 @@ class Casino:
 def new_casino(table: PayTable, names: list[str], bankrolls: list[int],
                jackpot: int | None = None, seed: int | None = None) -> Casino:
     if not names:
-        raise CasinoError("a casino table needs at least one player")
+        raise CasinoError(_("a casino table needs at least one player"))
     players = [Player(n, b) for n, b in zip(names, bankrolls)]
     pot = table.jackpot_seed if jackpot is None else jackpot
     return Casino(table, players, pot * 100, random.Random(seed))
@@ -150,15 +152,15 @@ def new_casino(table: PayTable, names: list[str], bankrolls: list[int],
 
 def _open(c: Casino) -> None:
     if c.stage is not Stage.BETTING:
-        raise CasinoError("bets are closed: wait for the next round")
+        raise CasinoError(_("bets are closed: wait for the next round"))
 
 
 def _check(c: Casino, bet: Bet) -> None:
     t = c.table
     if bet.kind is Kind.POKER and bet.target not in t.poker:
-        offered = ", ".join(HAND_WORDS[h] for h in LEVELS if h in t.poker)
-        raise CasinoError(f"this table takes no poker bet on {bet.target!r} (it offers: "
-                          f"{offered})")
+        offered = ", ".join(hand_words(h) for h in LEVELS if h in t.poker)
+        raise CasinoError(_("this table takes no poker bet on {hand} (it offers: "
+                            "{offered})").format(hand=repr(bet.target), offered=offered))
 
 
 def place(c: Casino, seat: int, kind: str, target: str, amount: int) -> Bet:
@@ -174,17 +176,20 @@ def place(c: Casino, seat: int, kind: str, target: str, amount: int) -> Bet:
     t = c.table
     before = next((b for b in p.bets if b.spot == bet.spot), None)
     if bet.kind is Kind.PROGRESSIVE and before is not None:
-        raise CasinoError(f"the progressive side bet is one stake of {t.progressive_stake} "
-                          "a round, and it is already placed")
+        raise CasinoError(_("the progressive side bet is one stake of {stake} a round, and it "
+                            "is already placed").format(stake=t.progressive_stake))
     total = bet.amount + (before.amount if before else 0)
     if bet.kind is not Kind.PROGRESSIVE and total < t.min_bet:
-        raise CasinoError(f"the smallest bet on a spot is {t.min_bet}")
+        raise CasinoError(_("the smallest bet on a spot is {min_bet}").format(min_bet=t.min_bet))
     if bet.kind is not Kind.PROGRESSIVE and total > t.max_bet:
         room = t.max_bet - (before.amount if before else 0)
-        raise CasinoError(f"at most {t.max_bet} on one spot"
-                          + (f" (room for {room} more here)" if room > 0 else ""))
+        raise CasinoError(
+            _("at most {max_bet} on one spot (room for {room} more here)").format(
+                max_bet=t.max_bet, room=room) if room > 0 else
+            _("at most {max_bet} on one spot").format(max_bet=t.max_bet))
     if bet.amount > p.bankroll:
-        raise CasinoError(f"not enough chips: {p.bankroll} left, the bet is {bet.amount}")
+        raise CasinoError(_("not enough chips: {left} left, the bet is {amount}").format(
+            left=p.bankroll, amount=bet.amount))
     p.bankroll -= bet.amount
     merged = Bet(bet.kind, bet.target, total)
     if before is None:
@@ -200,7 +205,7 @@ def undo(c: Casino, seat: int) -> Bet | None:
     _open(c)
     p = c.players[seat]
     if not p.placed:
-        raise CasinoError("no bet to take back")
+        raise CasinoError(_("no bet to take back"))
     spot, amount = p.placed.pop()
     bet = next(b for b in p.bets if b.spot == spot)
     p.bankroll += amount
@@ -228,10 +233,11 @@ def rebet(c: Casino, seat: int) -> list[Bet]:
     _open(c)
     p = c.players[seat]
     if not p.last_bets:
-        raise CasinoError("no bets from the last round to place again")
+        raise CasinoError(_("no bets from the last round to place again"))
     need = sum(b.amount for b in p.last_bets)
     if need > p.bankroll:
-        raise CasinoError(f"last round's bets need {need} chips; {p.bankroll} left")
+        raise CasinoError(_("last round's bets need {need} chips; {left} left").format(
+            need=need, left=p.bankroll))
     saved = (list(p.bets), list(p.placed), p.bankroll)
     try:
         for b in p.last_bets:
@@ -249,7 +255,7 @@ def close(c: Casino) -> list[str]:
     progressive stakes."""
     _open(c)
     if not any(p.bets for p in c.players):
-        raise CasinoError("place a bet first")
+        raise CasinoError(_("place a bet first"))
     c.deck = list(DECK)
     c.rng.shuffle(c.deck)
     c.dealt = []
@@ -263,7 +269,7 @@ def close(c: Casino) -> list[str]:
 def deal(c: Casino) -> Card:
     """The next card face up; the fifth settles the round."""
     if c.stage is not Stage.DEALING:
-        raise CasinoError("no card to deal now")
+        raise CasinoError(_("no card to deal now"))
     card = c.deck.pop()
     c.dealt.append(card)
     c.log.append(f"Card {len(c.dealt)}: {card.symbol if not card.is_joker else 'joker'}")
@@ -273,7 +279,7 @@ def deal(c: Casino) -> Card:
 
 
 def deal_all(c: Casino) -> list[Card]:
-    return [deal(c) for _ in range(5 - len(c.dealt))]
+    return [deal(c) for __ in range(5 - len(c.dealt))]
 
 
 def payout(table: PayTable, cards: list[Card], bet: Bet, hand: str) -> int:
@@ -296,23 +302,45 @@ def payout(table: PayTable, cards: list[Card], bet: Bet, hand: str) -> int:
 
 
 def wins(c: Casino, bet: Bet, hand: str | None = None) -> tuple[int, str]:
-    """:func:`payout` on the cards dealt, and why in words (``hand``: their class, if
-    known)."""
+    """:func:`payout` on the cards dealt, and why in words, in the player's language
+    (``hand``: their class, if known)."""
     cards = c.dealt
     hand = hand or hand_class(cards)
     paid = payout(c.table, cards, bet, hand)
+    return paid, _why(bet, cards, hand, paid)
+
+
+def _why(bet: Bet, cards: list[Card], hand: str, paid: int) -> str:
     if bet.kind in ROULETTE_KINDS:
         if cards[4].is_joker and bet.kind is not Kind.JOKER:
-            why = "the fifth card is a joker"
-        else:
-            why = f"the fifth card is {'' if paid else 'not '}on {describe(bet)}"
-    elif bet.kind is Kind.POKER:
-        why = CLASS_WORDS[hand] + ("" if paid else f", not {HAND_WORDS[bet.target]}")
-    elif bet.kind is Kind.WILD:
-        why = f"{'' if paid else 'not '}jokers first and fifth"
-    else:
-        why = CLASS_WORDS[hand] + ("" if paid else " pays nothing on the side bet")
-    return paid, why
+            return _("the fifth card is a joker")
+        words = _("the fifth card is on {spot}") if paid else \
+            _("the fifth card is not on {spot}")
+        return words.format(spot=describe(bet))
+    if bet.kind is Kind.POKER:
+        if paid:
+            return class_words(hand)
+        return _("{hand}, not {bet}").format(hand=class_words(hand),
+                                              bet=hand_words(bet.target))
+    if bet.kind is Kind.WILD:
+        return _("jokers first and fifth") if paid else _("not jokers first and fifth")
+    if paid:
+        return class_words(hand)
+    return _("{hand} pays nothing on the side bet").format(hand=class_words(hand))
+
+
+JACKPOT_WHY = N_("THE JACKPOT: a royal flush, jokers first and fifth")
+
+
+def explain(c: Casino, result: Settled) -> str:
+    """Why a settled bet won or lost, in the player's language, from the cards dealt (a
+    network table's ``why`` is in its host's language: a player's screen says it again)."""
+    cards = c.dealt
+    if len(cards) != 5:
+        return result.why
+    if result.bet.kind is Kind.PROGRESSIVE and result.paid and jackpot_deal(cards):
+        return _(JACKPOT_WHY)
+    return _why(result.bet, cards, hand_class(cards), result.paid)
 
 
 def jackpot_deal(cards: list[Card]) -> bool:
@@ -332,7 +360,7 @@ def settle(c: Casino) -> None:
         p.results = []
         for b in p.bets:
             if jackpot_bets and b.kind is Kind.PROGRESSIVE:
-                paid, why = b.amount + share, "THE JACKPOT: a royal flush, jokers first and fifth"
+                paid, why = b.amount + share, _(JACKPOT_WHY)
                 won_jackpot += share
             else:
                 paid, why = wins(c, b, hand)
@@ -354,7 +382,7 @@ def settle(c: Casino) -> None:
 
 def next_round(c: Casino) -> None:
     if c.stage is not Stage.SETTLED:
-        raise CasinoError("the round is not over")
+        raise CasinoError(_("the round is not over"))
     c.stage = Stage.BETTING
     c.round_no += 1
     c.dealt = []

@@ -41,9 +41,12 @@ from pokeroulette_tui.engine.casino.board import (
 from pokeroulette_tui.engine.casino.paytable import (
     HAND_WORDS,
     LEVELS,
+    PROGRESSIVE_WORDS,
     PayTable,
     hand_class,
+    table_note,
 )
+from pokeroulette_tui.engine.i18n import _, pgettext
 
 DECK_SIZE = len(DECK)
 SETS = math.comb(DECK_SIZE, 5)
@@ -118,12 +121,18 @@ JACKPOT_CHANCE = WILD_CHANCE * Fraction(4 * math.comb(5, 3), math.comb(52, 3))
 @dataclass(frozen=True)
 class Odds:
     """One bet's chance of winning, what it pays (X to 1), and so its expected return per
-    chip staked (stake included) and the house edge."""
+    chip staked (stake included) and the house edge. ``bet`` names it in English: the player
+    reads :attr:`words`."""
 
     bet: str
     chance: Fraction
     pays: int
     extra: Fraction = Fraction(0)  # return not in ``chance × (pays + 1)`` (the jackpot)
+
+    @property
+    def words(self) -> str:
+        """The bet's name in the player's language."""
+        return _(self.bet)
 
     @property
     def returns(self) -> Fraction:
@@ -182,7 +191,7 @@ def odds_table(table: PayTable, jackpot: int | None = None) -> list[tuple[Bet, O
     rows = [(make_bet(k, SAMPLE_TARGETS[k], 1), None) for k in ROULETTE_KINDS]
     rows += [(make_bet("poker", h, 1), None) for h in LEVELS if h in table.poker]
     rows += [(make_bet("wild", "", 1), None), (make_bet("progressive", "", 1), None)]
-    return [(b, bet_odds(b, table, jackpot)) for b, _ in rows]
+    return [(b, bet_odds(b, table, jackpot)) for b, __ in rows]
 
 
 def percent(x: Fraction, places: int = 2) -> str:
@@ -192,9 +201,9 @@ def percent(x: Fraction, places: int = 2) -> str:
 def one_in(x: Fraction) -> str:
     """"1 in 27" for a chance (rounded)."""
     if x <= 0:
-        return "never"
+        return _("never")
     n = 1 / x
-    return f"1 in {float(n):,.1f}" if n < 100 else f"1 in {round(n):,}"
+    return _("1 in {n}").format(n=f"{float(n):,.1f}" if n < 100 else f"{round(n):,}")
 
 
 @dataclass(frozen=True)
@@ -227,11 +236,11 @@ def simulate_returns(table: PayTable, rounds: int, seed: int = 1, *,
     deck = list(DECK)
     rng = random.Random(seed)
     jackpot_return = table.jackpot_seed / table.progressive_stake + 1
-    for _ in range(rounds):
+    for __ in range(rounds):
         cards = rng.sample(deck, 5)
         hand = hand_class(cards)
         jackpot = hand == "royal_flush" and jackpot_deal(cards)
-        for i, (bet, _) in enumerate(rows):
+        for i, (bet, __) in enumerate(rows):
             if jackpot and bet.kind is Kind.PROGRESSIVE:
                 x = jackpot_return
             else:
@@ -252,25 +261,31 @@ def simulate_returns(table: PayTable, rounds: int, seed: int = 1, *,
 def report(table: PayTable, jackpot: int | None = None) -> str:
     """The odds table as text (``pokeroulette casino --odds``; docs/RULES.md §6.1)."""
     pot = table.jackpot_seed if jackpot is None else jackpot
-    lines = [f"Pay table: {table.name}" + (f" ({table.note})" if table.note else ""),
-             "Every payout is X to 1: a win returns the stake and X times it.",
+    note = table_note(table)
+    head = (pgettext("odds", "bet"), pgettext("odds", "wins"), pgettext("odds", "pays"),
+            pgettext("odds", "return"), pgettext("odds", "house edge"))
+    lines = [(_("Pay table: {name} ({note})") if note else _("Pay table: {name}")).format(
+                 name=table.name, note=note),
+             _("Every payout is X to 1: a win returns the stake and X times it."),
              "",
-             f"{'bet':44} {'wins':>12} {'pays':>8} {'return':>8} {'house edge':>10}"]
+             f"{head[0]:44} {head[1]:>12} {head[2]:>8} {head[3]:>8} {head[4]:>10}"]
     for bet, odds in odds_table(table, pot):
-        pays = "jackpot" if bet.kind is Kind.PROGRESSIVE else f"{odds.pays}:1"
-        lines.append(f"{odds.bet:44} {one_in(odds.chance):>12} {pays:>8} "
+        pays = _("jackpot") if bet.kind is Kind.PROGRESSIVE else f"{odds.pays}:1"
+        lines.append(f"{odds.words:44} {one_in(odds.chance):>12} {pays:>8} "
                      f"{percent(odds.returns):>8} {percent(odds.edge):>10}")
     be = break_even_jackpot(table)
+    paid = ", ".join(f"{_(PROGRESSIVE_WORDS[h])} {p}:1" for h, p in sorted(
+        table.progressive.items(), key=lambda kv: LEVELS.index(kv[0])))
     notes = [
-        f"The progressive side bet ({table.progressive_stake} a round) pays by the hand "
-        "dealt: " + ", ".join(f"{HAND_WORDS[h].removesuffix(' or better')} {p}:1"
-                             for h, p in sorted(table.progressive.items(),
-                                                key=lambda kv: LEVELS.index(kv[0]))) + ".",
-        f"Its return above is at a jackpot of {pot:,}; it breaks even at a jackpot of "
-        f"{float(be):,.0f}. The jackpot ({one_in(JACKPOT_CHANCE)}) is a royal flush with the "
-        f"jokers first and fifth; {table.jackpot_share}% of every side-bet stake goes into it.",
-        "Exact figures: every one of the 3,162,510 five-card sets counted (54 cards, jokers "
-        "wild); nothing simulated.",
+        _("The progressive side bet ({stake} a round) pays by the hand dealt: {paid}.").format(
+            stake=table.progressive_stake, paid=paid),
+        _("Its return above is at a jackpot of {jackpot:,}; it breaks even at a jackpot of "
+          "{even}. The jackpot ({chance}) is a royal flush with the jokers first and fifth; "
+          "{share}% of every side-bet stake goes into it.").format(
+            jackpot=pot, even=f"{float(be):,.0f}", chance=one_in(JACKPOT_CHANCE),
+            share=table.jackpot_share),
+        _("Exact figures: every one of the 3,162,510 five-card sets counted (54 cards, jokers "
+          "wild); nothing simulated."),
     ]
     for note in notes:
         lines += ["", *textwrap.wrap(note, 86)]
@@ -287,16 +302,20 @@ def edge_range(table: PayTable) -> tuple[Fraction, Fraction]:
 def tables_report(tables: dict[str, PayTable]) -> str:
     """The named pay tables, a paragraph each: what it is, its limits and the range of its
     exact house edges (``pokeroulette casino --pay-tables``)."""
-    lines = ["Pay tables (pokeroulette casino --pay-table NAME, or a .toml file of your own):"]
+    lines = [_("Pay tables (pokeroulette casino --pay-table NAME, or a .toml file of your "
+               "own):")]
     for name, table in tables.items():
         low, high = edge_range(table)
         lines += ["", f"{name}"]
         if table.note:
-            lines += textwrap.wrap(table.note, 84, initial_indent="  ", subsequent_indent="  ",
-                                   break_on_hyphens=False)
-        lines.append(f"  bets {table.min_bet} to {table.max_bet} a spot; house edge "
-                     f"{percent(low)} to {percent(high)} (exact);")
-        lines.append(f"  the side bet's {percent(progressive_odds(table, table.jackpot_seed).edge)}"
-                     f" at a jackpot of {table.jackpot_seed:,}")
-        lines.append(f"  every bet's odds: pokeroulette casino --odds --pay-table {name}")
+            lines += textwrap.wrap(table_note(table), 84, initial_indent="  ",
+                                   subsequent_indent="  ", break_on_hyphens=False)
+        lines.append("  " + _("bets {low} to {high} a spot; house edge {least} to {most} "
+                              "(exact);").format(low=table.min_bet, high=table.max_bet,
+                                                  least=percent(low), most=percent(high)))
+        lines.append("  " + _("the side bet's {edge} at a jackpot of {jackpot:,}").format(
+            edge=percent(progressive_odds(table, table.jackpot_seed).edge),
+            jackpot=table.jackpot_seed))
+        lines.append("  " + _("every bet's odds: {command}").format(
+            command=f"pokeroulette casino --odds --pay-table {name}"))
     return "\n".join(lines)

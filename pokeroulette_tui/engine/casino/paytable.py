@@ -22,6 +22,7 @@ from typing import Any
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.casino.board import ROULETTE_KINDS, Kind
 from pokeroulette_tui.engine.hands import Category, evaluate
+from pokeroulette_tui.engine.i18n import N_, _
 
 LEVELS = ("high_card", "pair", "pair_6", "two_pair", "three_of_a_kind", "straight", "flush",
           "full_house", "four_of_a_kind", "straight_flush", "royal_flush", "five_of_a_kind")
@@ -29,23 +30,50 @@ LEVELS = ("high_card", "pair", "pair_6", "two_pair", "three_of_a_kind", "straigh
 on that class or any above it. ``pair_6`` is a pair of sixes or better pairs."""
 
 HAND_WORDS = {
-    "high_card": "high card", "pair": "a pair below sixes", "pair_6": "pair of sixes or better",
-    "two_pair": "two pair or better", "three_of_a_kind": "three of a kind or better",
-    "straight": "straight or better", "flush": "flush or better",
-    "full_house": "full house or better", "four_of_a_kind": "four of a kind or better",
-    "straight_flush": "straight flush or better", "royal_flush": "royal flush or better",
-    "five_of_a_kind": "five of a kind",
+    "high_card": N_("high card"), "pair": N_("a pair below sixes"),
+    "pair_6": N_("pair of sixes or better"), "two_pair": N_("two pair or better"),
+    "three_of_a_kind": N_("three of a kind or better"), "straight": N_("straight or better"),
+    "flush": N_("flush or better"), "full_house": N_("full house or better"),
+    "four_of_a_kind": N_("four of a kind or better"),
+    "straight_flush": N_("straight flush or better"),
+    "royal_flush": N_("royal flush or better"), "five_of_a_kind": N_("five of a kind"),
 }
-"""A poker bet on each class, in words."""
+"""A poker bet on each class, in words (English: translate with :func:`hand_words`)."""
 
 CLASS_WORDS = {
-    "high_card": "high card", "pair": "pair", "pair_6": "pair of sixes or better",
-    "two_pair": "two pair", "three_of_a_kind": "three of a kind", "straight": "straight",
-    "flush": "flush", "full_house": "full house", "four_of_a_kind": "four of a kind",
-    "straight_flush": "straight flush", "royal_flush": "royal flush",
-    "five_of_a_kind": "five of a kind",
+    "high_card": N_("high card"), "pair": N_("pair"), "pair_6": N_("pair of sixes or better"),
+    "two_pair": N_("two pair"), "three_of_a_kind": N_("three of a kind"),
+    "straight": N_("straight"), "flush": N_("flush"), "full_house": N_("full house"),
+    "four_of_a_kind": N_("four of a kind"), "straight_flush": N_("straight flush"),
+    "royal_flush": N_("royal flush"), "five_of_a_kind": N_("five of a kind"),
 }
-"""Each class itself, in words (the progressive table pays by class, not "or better")."""
+"""Each class itself, in words (the progressive table pays by class, not "or better";
+English: translate with :func:`class_words`)."""
+
+PROGRESSIVE_WORDS = {
+    "high_card": N_("high card"), "pair": N_("a pair below sixes"),
+    "pair_6": N_("pair of sixes"), "two_pair": N_("two pair"),
+    "three_of_a_kind": N_("three of a kind"), "straight": N_("straight"), "flush": N_("flush"),
+    "full_house": N_("full house"), "four_of_a_kind": N_("four of a kind"),
+    "straight_flush": N_("straight flush"), "royal_flush": N_("royal flush"),
+    "five_of_a_kind": N_("five of a kind"),
+}
+"""A class in the odds report's line on the side bet (HAND_WORDS without "or better")."""
+
+
+def hand_words(hand: str) -> str:
+    """A poker bet on ``hand`` in the player's language ("pair of sixes or better")."""
+    return _(HAND_WORDS[hand]) if hand in HAND_WORDS else hand
+
+
+def class_words(hand: str) -> str:
+    """The class ``hand`` in the player's language ("full house")."""
+    return _(CLASS_WORDS[hand]) if hand in CLASS_WORDS else hand
+
+
+def table_note(table: PayTable) -> str:
+    """A pay table's note in the player's language (a user's own note as written)."""
+    return _(table.note) if table.note else ""
 
 _CATEGORY_CLASS = {Category.HIGH_CARD: "high_card", Category.TWO_PAIR: "two_pair",
                    Category.THREE_OF_A_KIND: "three_of_a_kind", Category.STRAIGHT: "straight",
@@ -112,28 +140,30 @@ class PayTable:
             _payout(self.roulette.get(kind), f"roulette.{kind}")
         extra = set(self.roulette) - set(ROULETTE_KINDS)
         if extra:
-            raise PayTableError(f"roulette: no such bet {sorted(map(str, extra))[0]!r}")
+            raise PayTableError(_("roulette: no such bet {name}").format(
+                name=repr(sorted(map(str, extra))[0])))
         if not self.poker:
-            raise PayTableError("poker: the table offers no poker bet")
+            raise PayTableError(_("poker: the table offers no poker bet"))
         for hand, pays in self.poker.items():
             if hand not in LEVELS[2:]:
-                raise PayTableError(f"poker: no such hand {hand!r} (one of: "
-                                    f"{', '.join(LEVELS[2:])})")
+                raise PayTableError(_("poker: no such hand {name} (one of: {names})").format(
+                    name=repr(hand), names=", ".join(LEVELS[2:])))
             _payout(pays, f"poker.{hand}")
         _payout(self.wild, "wild")
         for hand, pays in self.progressive.items():
             if hand not in LEVELS:
-                raise PayTableError(f"progressive: no such hand {hand!r}")
+                raise PayTableError(_("progressive: no such hand {name}").format(
+                    name=repr(hand)))
             _payout(pays, f"progressive.{hand}")
         for key, low in (("progressive_stake", 1), ("jackpot_seed", 0), ("min_bet", 1),
                          ("max_bet", 1)):
             _whole(getattr(self, key), key, low)
         _whole(self.jackpot_share, "jackpot_share", 0)
         if self.jackpot_share > 100:
-            raise PayTableError("jackpot_share is a percentage of each progressive stake: "
-                                "0 to 100")
+            raise PayTableError(_("jackpot_share is a percentage of each progressive stake: "
+                                  "0 to 100"))
         if self.max_bet < self.min_bet:
-            raise PayTableError("max_bet must be at least min_bet")
+            raise PayTableError(_("max_bet must be at least min_bet"))
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "roulette": {str(k): v for k, v in self.roulette.items()},
@@ -148,35 +178,35 @@ class PayTable:
         """A table from a mapping (a file's, a save's); missing keys come from the default
         table. Raises PayTableError naming the key at fault."""
         if not isinstance(data, dict):
-            raise PayTableError("a pay table is a mapping of keys to numbers")
+            raise PayTableError(_("a pay table is a mapping of keys to numbers"))
         known = {"name", "note", "roulette", "poker", "wild", "progressive",
                  "progressive_stake", "jackpot_share", "jackpot_seed", "min_bet", "max_bet"}
         for key in data:
             if key not in known:
-                raise PayTableError(f"unknown key {str(key)[:30]!r} (known: "
-                                    f"{', '.join(sorted(known))})")
+                raise PayTableError(_("unknown key {name} (known: {names})").format(
+                    name=repr(str(key)[:30]), names=", ".join(sorted(known))))
         base = DEFAULT
         roulette = dict(base.roulette)
         raw = data.get("roulette", {})
         if not isinstance(raw, dict):
-            raise PayTableError("roulette: a table of bet kinds to payouts")
+            raise PayTableError(_("roulette: a table of bet kinds to payouts"))
         for k, v in raw.items():
             try:
                 roulette[Kind(k)] = v
             except ValueError:
-                raise PayTableError(f"roulette: no such bet {str(k)[:20]!r} (one of: "
-                                    f"{', '.join(map(str, ROULETTE_KINDS))})") from None
+                raise PayTableError(_("roulette: no such bet {name} (one of: {names})").format(
+                    name=repr(str(k)[:20]), names=", ".join(map(str, ROULETTE_KINDS)))) from None
         tables = {}
         for key in ("poker", "progressive"):
             raw = data.get(key, dict(getattr(base, key)))
             if not isinstance(raw, dict):
-                raise PayTableError(f"{key}: a table of hands to payouts")
+                raise PayTableError(_("{key}: a table of hands to payouts").format(key=key))
             tables[key] = dict(raw)
         fields = {k: data.get(k, getattr(base, k)) for k in (
             "wild", "progressive_stake", "jackpot_share", "jackpot_seed", "min_bet", "max_bet")}
         title = name or data.get("name") or "custom"
         if not isinstance(title, str) or not title.strip():
-            raise PayTableError("name: a pay table's name is text")
+            raise PayTableError(_("name: a pay table's name is text"))
         return cls(name=title.strip()[:40], roulette=roulette, poker=tables["poker"],
                    progressive=tables["progressive"], note=str(data.get("note", ""))[:200],
                    **fields)
@@ -187,22 +217,23 @@ class PayTable:
 
 def _whole(value: Any, key: str, low: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise PayTableError(f"{key} must be a whole number of at least {low} (got {value!r:.20})")
+        raise PayTableError(_("{key} must be a whole number of at least {low} (got {value})").format(
+            key=key, low=low, value=f"{value!r:.20}"))
     return value
 
 
 def _payout(value: Any, key: str) -> int:
     if value is None:
-        raise PayTableError(f"{key}: missing")
+        raise PayTableError(_("{key}: missing").format(key=key))
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 1_000_000:
-        raise PayTableError(f"{key} must be a whole payout 'to 1' from 1 to 1000000 "
-                            f"(got {value!r:.20})")
+        raise PayTableError(_("{key} must be a whole payout 'to 1' from 1 to 1000000 "
+                              "(got {value})").format(key=key, value=f"{value!r:.20}"))
     return value
 
 
 DEFAULT = PayTable(
     name="default",
-    note="docs/RULES.md §6: the figures published for the online game",
+    note=N_("docs/RULES.md §6: the figures published for the online game"),
     roulette={Kind.CARD: 51, Kind.SPLIT: 25, Kind.CORNER: 12, Kind.RANK: 12, Kind.RANKS2: 5,
               Kind.RANKS4: 2, Kind.RANKS6: 1, Kind.SUIT: 3, Kind.COLOUR: 1, Kind.PARITY: 1,
               Kind.HALF: 1, Kind.JOKER: 25},
@@ -216,8 +247,8 @@ DEFAULT = PayTable(
 
 GENEROUS = PayTable(
     name="generous",
-    note="a house variant, not from a source: the default with richer poker, joker and "
-         "side-bet payouts",
+    note=N_("a house variant, not from a source: the default with richer poker, joker and "
+            "side-bet payouts"),
     roulette=DEFAULT.roulette,
     poker={"pair_6": 1, "two_pair": 6, "three_of_a_kind": 9, "straight": 46, "flush": 100,
            "full_house": 160, "four_of_a_kind": 300},
@@ -231,8 +262,8 @@ GENEROUS = PayTable(
 
 TIGHT = PayTable(
     name="tight",
-    note="a house variant, not from a source: the default with leaner payouts and a lower "
-         "limit",
+    note=N_("a house variant, not from a source: the default with leaner payouts and a lower "
+            "limit"),
     roulette={**DEFAULT.roulette, Kind.CARD: 49, Kind.SPLIT: 24, Kind.CORNER: 11,
               Kind.RANK: 11, Kind.JOKER: 24},
     poker={"pair_6": 1, "two_pair": 5, "three_of_a_kind": 8, "straight": 40, "flush": 80,
@@ -266,11 +297,13 @@ def load_file(path: Path) -> PayTable:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise PayTableError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise PayTableError(_("cannot read {path}: {problem}").format(
+            path=path, problem=exc.strerror or exc)) from None
     except UnicodeDecodeError:
-        raise PayTableError(f"{path} is not a text file") from None
+        raise PayTableError(_("{path} is not a text file").format(path=path)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise PayTableError(f"{path} is not valid TOML: {exc}") from None
+        raise PayTableError(_("{path} is not valid TOML: {problem}").format(
+            path=path, problem=exc)) from None
     try:
         return PayTable.from_dict(data, name=data.get("name") or path.stem)
     except PayTableError as exc:
@@ -284,5 +317,5 @@ def find(name_or_path: str) -> PayTable:
     path = Path(name_or_path).expanduser()
     if path.suffix == ".toml" or path.exists():
         return load_file(path)
-    raise PayTableError(f"no pay table called {name_or_path[:40]!r}: use one of "
-                        f"{', '.join(NAMED)} or a .toml file")
+    raise PayTableError(_("no pay table called {name}: use one of {names} or a .toml "
+                          "file").format(name=repr(name_or_path[:40]), names=", ".join(NAMED)))

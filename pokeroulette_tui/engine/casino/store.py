@@ -17,6 +17,7 @@ from typing import Any
 
 from pokeroulette_tui.engine.casino.game import HISTORY, Casino, Round
 from pokeroulette_tui.engine.casino.paytable import PayTable
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.save import atomic_write
 
 FORMAT = "pokeroulette-casino"
@@ -41,7 +42,8 @@ class CasinoStore:
         except FileNotFoundError:
             return store
         except (OSError, UnicodeDecodeError) as exc:
-            store._set_aside(f"could not be read ({exc})")
+            store._set_aside(_("The casino file {path} could not be read ({problem})").format(
+                path=path, problem=exc))
             return store
         try:
             data = json.loads(text)
@@ -54,18 +56,18 @@ class CasinoStore:
             store.history = [Round.from_dict(r) for r in data.get("history", [])][-HISTORY:]
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             store.bankrolls, store.jackpots, store.history = {}, {}, []
-            store._set_aside(f"is damaged ({str(exc)[:80]})")
+            store._set_aside(_("The casino file {path} is damaged ({problem})").format(
+                path=path, problem=str(exc)[:80]))
         return store
 
     def _set_aside(self, why: str) -> None:
         aside = self.path.with_name(self.path.name + ".damaged")
         try:
             os.replace(self.path, aside)
-            where = f"it was moved to {aside}"
+            words = _("{why}: it was moved to {aside}; bankrolls and the jackpot start afresh.")
         except OSError:
-            where = "it was left where it is"
-        self.warning = (f"The casino file {self.path} {why}: {where}; bankrolls and the "
-                        "jackpot start afresh.")
+            words = _("{why}: it was left where it is; bankrolls and the jackpot start afresh.")
+        self.warning = words.format(why=why, aside=aside)
 
     def bankroll(self, name: str) -> int:
         return self.bankrolls.get(name, START_BANKROLL)

@@ -19,36 +19,45 @@ from pokeroulette_tui.engine.casino.odds import (
     one_in,
     percent,
 )
-from pokeroulette_tui.engine.casino.paytable import CLASS_WORDS, LEVELS, NAMED, PayTable
+from pokeroulette_tui.engine.casino.paytable import (
+    LEVELS,
+    NAMED,
+    PayTable,
+    class_words,
+    table_note,
+)
+from pokeroulette_tui.engine.i18n import N_, _, pgettext
 from pokeroulette_tui.ui.renderables import cards_text
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 CASINO_KEYS: list[tuple[str, str]] = [
-    ("← → ↑ ↓", "move on the board (down from the ♣ row: the outside, poker and side bets)"),
-    ("Space / Enter", "bet a chip on the spot under the cursor (on the grid: that card); "
-                      "after the deal: the next round"),
-    ("s / v", "split: the cursor's card and the one to its right / below it"),
-    ("c", "corner: the 2×2 block from the cursor's card right and down"),
-    ("k", "the cursor's rank (the whole column)"),
-    ("2 / 4 / 6", "two / four / six ranks from the cursor's column rightwards"),
-    ("f", "the suit of the cursor's row"),
-    ("j / w / p", "the joker spot / the joker bet (★ first and fifth) / the progressive side bet"),
-    ("+ / -", "a bigger / smaller chip (1, 5, 25, 100)"),
-    ("mouse", "click a card, the gap between two cards (split), a corner gap, a rank, a "
-              "suit or any spot below the grid: a chip there"),
-    ("u / Backspace", "take back the last chip"),
-    ("x / Delete", "take back all your bets"),
-    ("a", "place last round's bets again"),
-    ("d", "no more bets: deal the five cards (after the deal: the next round)"),
-    ("Tab", "hot-seat: the next player places bets"),
-    ("o", "the exact odds of every bet, the jackpot and its break-even"),
-    ("h", "the last rounds"),
-    ("R", "start your bankroll again at 1,000 play chips"),
-    ("? / F1", "this list"),
-    ("q / ctrl+q", "quit (bankrolls and the jackpot are saved after every round)"),
+    ("← → ↑ ↓", N_("move on the board (down from the ♣ row: the outside, poker and side bets)")),
+    (N_("Space / Enter"), N_("bet a chip on the spot under the cursor (on the grid: that card); "
+                             "after the deal: the next round")),
+    ("s / v", N_("split: the cursor's card and the one to its right / below it")),
+    ("c", N_("corner: the 2×2 block from the cursor's card right and down")),
+    ("k", N_("the cursor's rank (the whole column)")),
+    ("2 / 4 / 6", N_("two / four / six ranks from the cursor's column rightwards")),
+    ("f", N_("the suit of the cursor's row")),
+    ("j / w / p", N_("the joker spot / the joker bet (★ first and fifth) / the progressive "
+                     "side bet")),
+    ("+ / -", N_("a bigger / smaller chip (1, 5, 25, 100)")),
+    (N_("mouse"), N_("click a card, the gap between two cards (split), a corner gap, a rank, a "
+                     "suit or any spot below the grid: a chip there")),
+    ("u / Backspace", N_("take back the last chip")),
+    ("x / Delete", N_("take back all your bets")),
+    ("a", N_("place last round's bets again")),
+    ("d", N_("no more bets: deal the five cards (after the deal: the next round)")),
+    ("Tab", N_("hot-seat: the next player places bets")),
+    ("o", N_("the exact odds of every bet, the jackpot and its break-even")),
+    ("h", N_("the last rounds")),
+    ("R", N_("start your bankroll again at 1,000 play chips")),
+    ("? / F1", N_("this list")),
+    ("q / ctrl+q", N_("quit (bankrolls and the jackpot are saved after every round)")),
 ]
+"""The keys and what they do (English: translated where they are shown)."""
 
-RULES_IN_BRIEF = (
+RULES_IN_BRIEF = N_(
     "Bet against the house, then five cards are dealt face up from a 54-card deck (two "
     "jokers). Bets on the board win on the fifth card (a joker there loses them all but the "
     "joker spot); poker bets win on the hand of all five, jokers wild, that hand or better; "
@@ -66,8 +75,8 @@ class ConfirmScreen(ModalScreen[bool]):
                    background: $surface; }
     """
     BINDINGS = [
-        Binding("y,enter", "answer(True)", "Yes"),
-        Binding("n,escape", "answer(False)", "No"),
+        Binding("y,enter", "answer(True)", N_("Yes")),
+        Binding("n,escape", "answer(False)", N_("No")),
     ]
 
     def __init__(self, question: str, *, name: str | None = None, id: str | None = None,
@@ -77,7 +86,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         text = Text(self.question, style="bold")
-        text.append("\ny or Enter: yes · n or Esc: no", style="not bold italic")
+        text.append("\n" + _("y or Enter: yes · n or Esc: no"), style="not bold italic")
         yield Static(text, id="confirm-box")
         yield TidyFooter()
 
@@ -86,7 +95,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class _Dialog(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q", "close", "Close")]
+    BINDINGS = [Binding("escape,q", "close", N_("Close"))]
 
     def action_close(self) -> None:
         self.dismiss(None)
@@ -95,43 +104,48 @@ class _Dialog(ModalScreen[None]):
 class CasinoKeysScreen(_Dialog):
     """The casino's keys and its rules in brief."""
 
-    BINDINGS = [Binding("escape,q,question_mark,f1", "close", "Close")]
+    BINDINGS = [Binding("escape,q,question_mark,f1", "close", N_("Close"))]
 
     def compose(self) -> ComposeResult:
         table = RichTable(box=None, show_header=False, pad_edge=False)
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
         for key, what in CASINO_KEYS:
-            table.add_row(key, what)
+            table.add_row(_(key), _(what))
         with Vertical(id="casino-keys-box", classes="dialog"):
-            yield Static(Text("The casino: keys", style="bold"), classes="dialog-title")
+            yield Static(Text(_("The casino: keys"), style="bold"), classes="dialog-title")
             with VerticalScroll():
                 yield Static(table)
-                yield Static(Text("\n" + RULES_IN_BRIEF, style="italic"))
+                yield Static(Text("\n" + _(RULES_IN_BRIEF), style="italic"))
         yield TidyFooter()
 
 
 def odds_notes(table: PayTable, jackpot: int) -> Text:
     """What the odds table leaves to words: the side bet's payouts, the jackpot now and the
     jackpot at which the side bet breaks even."""
-    pays = ", ".join(f"{CLASS_WORDS[h]} {p}:1" for h, p in sorted(
+    pays = ", ".join(f"{class_words(h)} {p}:1" for h, p in sorted(
         table.progressive.items(), key=lambda kv: LEVELS.index(kv[0])))
     be = float(break_even_jackpot(table))
     text = Text()
-    text.append(f"Jackpot now: {jackpot:,} play chips", style="bold")
-    text.append(f" (breaks even at {be:,.0f}; won {one_in(JACKPOT_CHANCE)} by a royal flush "
-                "with jokers first and fifth).\n")
-    text.append(f"The side bet ({table.progressive_stake} a round) pays: {pays}. "
-                f"{table.jackpot_share}% of each side-bet stake goes into the jackpot.\n")
-    text.append("Every payout is X to 1 (a win returns the stake and X times it). Exact "
-                "figures from every five-card set of the 54 cards; nothing simulated.",
+    text.append(_("Jackpot now: {amount:,} play chips").format(amount=jackpot), style="bold")
+    text.append(_(" (breaks even at {even}; won {chance} by a royal flush with jokers first "
+                  "and fifth).").format(even=f"{be:,.0f}", chance=one_in(JACKPOT_CHANCE)) + "\n")
+    text.append(_("The side bet ({stake} a round) pays: {pays}. {share}% of each side-bet "
+                  "stake goes into the jackpot.").format(
+        stake=table.progressive_stake, pays=pays, share=table.jackpot_share) + "\n")
+    text.append(_("Every payout is X to 1 (a win returns the stake and X times it). Exact "
+                  "figures from every five-card set of the 54 cards; nothing simulated."),
                 style="italic")
-    text.append(f"\nThe {table.name} pay table" + (f": {table.note}" if table.note else "")
-                + f". Bets {table.min_bet} to {table.max_bet:,} a spot.")
+    note = table_note(table)
+    text.append("\n" + (_("The {name} pay table: {note}.") if note
+                        else _("The {name} pay table.")).format(name=table.name, note=note)
+                + " " + _("Bets {low} to {high:,} a spot.").format(low=table.min_bet,
+                                                                   high=table.max_bet))
     others = [n for n in NAMED if n != table.name]
     if others:
-        text.append(" The other pay tables (" + ", ".join(others) + ") and their house edges: "
-                    "pokeroulette casino --pay-tables.")
+        text.append(" " + _("The other pay tables ({names}) and their house edges: "
+                            "{command}.").format(names=", ".join(others),
+                                                 command="pokeroulette casino --pay-tables"))
     return text
 
 
@@ -145,7 +159,7 @@ def _fill(scroll: VerticalScroll) -> None:
 class OddsScreen(_Dialog):
     """The exact odds of every bet at this table (``pokeroulette casino --odds``)."""
 
-    BINDINGS = [Binding("escape,q,o", "close", "Close")]
+    BINDINGS = [Binding("escape,q,o", "close", N_("Close"))]
     DEFAULT_CSS = """
     #odds-box { height: 90%; }
     #odds-table { height: auto; max-height: 100; overflow: hidden hidden; }
@@ -160,7 +174,7 @@ class OddsScreen(_Dialog):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="odds-box", classes="dialog"):
-            title = f"Odds at the {self.table.name} table"
+            title = _("Odds at the {name} table").format(name=self.table.name)
             yield Static(Text(title, style="bold"), classes="dialog-title")
             with VerticalScroll(id="odds-scroll"):
                 yield DataTable(id="odds-table", cursor_type="none", zebra_stripes=True)
@@ -172,16 +186,18 @@ class OddsScreen(_Dialog):
         if not found:  # the app is closing: the screen was never composed
             return
         grid = found.first()
-        grid.add_column("bet", key="bet")
-        for label in ("wins", "pays", "return", "edge"):
-            grid.add_column(Text(label, justify="right"), key=label)
+        grid.add_column(pgettext("odds", "bet"), key="bet")
+        for key, label in (("wins", pgettext("odds", "wins")), ("pays", pgettext("odds", "pays")),
+                           ("return", pgettext("odds", "return")),
+                           ("edge", pgettext("odds", "edge"))):
+            grid.add_column(Text(label, justify="right"), key=key)
         for bet, odds in odds_table(self.table, self.jackpot):
-            name = odds.bet
+            name = odds.words
             if bet.kind is Kind.WILD:
-                name = "joker bet (★ first and fifth)"
+                name = _("joker bet (★ first and fifth)")
             elif bet.kind is Kind.PROGRESSIVE:
-                name = "progressive side bet"
-            pays = "jackpot" if bet.kind is Kind.PROGRESSIVE else f"{odds.pays}:1"
+                name = _("progressive side bet")
+            pays = _("jackpot") if bet.kind is Kind.PROGRESSIVE else f"{odds.pays}:1"
             grid.add_row(name, *(Text(v, justify="right") for v in (
                 one_in(odds.chance), pays, percent(odds.returns), percent(odds.edge))))
         grid.can_focus = False
@@ -193,13 +209,14 @@ class OddsScreen(_Dialog):
 def round_lines(r: Round) -> Text:
     """One round of the history: its cards, its hand and what each player made."""
     text = Text()
-    text.append(f"Round {r.number}  ", style="bold")
+    text.append(_("Round {number}").format(number=r.number) + "  ", style="bold")
     text.append_text(cards_text(r.cards, highlight=(4,)))
-    text.append(f"  {CLASS_WORDS.get(r.hand, r.hand)}")
+    text.append(f"  {class_words(r.hand)}")
     if r.jackpot_won:
-        text.append(f"  JACKPOT {r.jackpot_won:,} won", style="bold reverse")
+        text.append("  " + _("JACKPOT {amount:,} won").format(amount=r.jackpot_won),
+                    style="bold reverse")
     names = r.names if len(r.names) == len(r.nets) else tuple(
-        f"seat {i + 1}" for i in range(len(r.nets)))
+        _("seat {n}").format(n=i + 1) for i in range(len(r.nets)))
     nets = " · ".join(f"{n} {net:+,}" for n, net in zip(names, r.nets))
     text.append(f"\n    {nets}")
     return text
@@ -208,7 +225,7 @@ def round_lines(r: Round) -> Text:
 class CasinoHistoryScreen(_Dialog):
     """The last rounds, newest first: the five cards (the fifth marked), the hand, the nets."""
 
-    BINDINGS = [Binding("escape,q,h", "close", "Close")]
+    BINDINGS = [Binding("escape,q,h", "close", N_("Close"))]
     DEFAULT_CSS = """
     #casino-history-box { height: 90%; }
     """
@@ -221,14 +238,14 @@ class CasinoHistoryScreen(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(id="casino-history-box", classes="dialog"):
             count = len(self.rounds)
-            title = ("No rounds yet" if not count else "The last round" if count == 1
-                     else f"The last {count} rounds, newest first")
+            title = (_("No rounds yet") if not count else _("The last round") if count == 1
+                     else _("The last {n} rounds, newest first").format(n=count))
             yield Static(Text(title, style="bold"), classes="dialog-title")
             with VerticalScroll():
                 body = Text("\n").join(round_lines(r) for r in reversed(self.rounds))
                 yield Static(body if count else Text(
-                    "Rounds are listed here once they are dealt (cards, hand, each "
-                    "player's net).", style="italic"))
+                    _("Rounds are listed here once they are dealt (cards, hand, each "
+                      "player's net)."), style="italic"))
         yield TidyFooter()
 
     def on_mount(self) -> None:

@@ -41,6 +41,7 @@ from pokeroulette_tui.engine.casino.board import (
     make_bet,
 )
 from pokeroulette_tui.engine.casino.paytable import LEVELS, PayTable
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.ui.renderables import suit_style
 
 Spot = tuple[Kind, str]
@@ -55,18 +56,22 @@ OUTSIDE: tuple[Spot, ...] = (
 """The joker spot and the outside bets, left to right."""
 EXTRAS: tuple[Spot, ...] = ((Kind.WILD, ""), (Kind.PROGRESSIVE, ""))
 
+# TRANSLATORS: the board's spot labels: at most 8 characters (the two long ones: 28)
 SHORT = {
-    (Kind.JOKER, ""): "★ Joker", (Kind.COLOUR, "red"): "Red", (Kind.COLOUR, "black"): "Black",
-    (Kind.PARITY, "odd"): "Odd", (Kind.PARITY, "even"): "Even", (Kind.HALF, "low"): "2–7",
-    (Kind.HALF, "high"): "8–K", (Kind.WILD, ""): "Joker bet ★ first and fifth ★",
-    (Kind.PROGRESSIVE, ""): "Progressive side bet",
+    (Kind.JOKER, ""): N_("★ Joker"), (Kind.COLOUR, "red"): N_("Red"),
+    (Kind.COLOUR, "black"): N_("Black"), (Kind.PARITY, "odd"): N_("Odd"),
+    (Kind.PARITY, "even"): N_("Even"), (Kind.HALF, "low"): "2–7", (Kind.HALF, "high"): "8–K",
+    (Kind.WILD, ""): N_("Joker bet ★ first and fifth ★"),
+    (Kind.PROGRESSIVE, ""): N_("Progressive side bet"),
 }
 POKER_SHORT = {
-    "pair_6": "Pair 6+", "two_pair": "2 pair", "three_of_a_kind": "Trips", "straight": "Straight",
-    "flush": "Flush", "full_house": "Full", "four_of_a_kind": "Quads",
-    "straight_flush": "St.flush", "royal_flush": "Royal", "five_of_a_kind": "5 kind",
+    "pair_6": N_("Pair 6+"), "two_pair": N_("2 pair"), "three_of_a_kind": N_("Trips"),
+    "straight": N_("Straight"), "flush": N_("Flush"), "full_house": N_("Full"),
+    "four_of_a_kind": N_("Quads"), "straight_flush": N_("St.flush"), "royal_flush": N_("Royal"),
+    "five_of_a_kind": N_("5 kind"),
 }
-"""A poker bet's name on its spot (the hint line and the results say it in full)."""
+"""A poker bet's name on its spot (the hint line and the results say it in full; both
+dicts English: translated where they are drawn)."""
 
 FELT = Style(color="#e6efe9", bgcolor="#0c3324")
 SLOT = Style(color="#e6efe9", bgcolor="#17503a")
@@ -255,7 +260,7 @@ class Hits:
     """The spot under each character of the drawn board (None: no spot)."""
 
     def __init__(self, width: int, height: int, left: int = 0) -> None:
-        self.rows: list[list[Spot | None]] = [[None] * width for _ in range(height)]
+        self.rows: list[list[Spot | None]] = [[None] * width for __ in range(height)]
         self.left = left  # the board is drawn this far from the widget's left edge
 
     def mark(self, x: int, y: int, width: int, spot: Spot) -> None:
@@ -274,7 +279,7 @@ class _Canvas:
     def __init__(self, width: int, height: int, left: int = 0) -> None:
         self.width, self.height, self.left = width, height, left
         self.cells: list[list[tuple[str, Style]]] = [[(" ", FELT)] * width
-                                                     for _ in range(height)]
+                                                     for __ in range(height)]
         self.hits = Hits(width, height, left)
 
     def put(self, x: int, y: int, text: str, style: Style, spot: Spot | None = None) -> None:
@@ -464,7 +469,7 @@ def _slot_label(spot: Spot, table: PayTable, width: int) -> str:
     ['★ Joker 25:1', '★ Joker', 'Joker']
     """
     kind, target = spot
-    name = POKER_SHORT.get(target, target) if kind is Kind.POKER else SHORT[spot]
+    name = _(POKER_SHORT.get(target, target) if kind is Kind.POKER else SHORT[spot])
     if kind is Kind.POKER:
         pays = table.poker[target]
     elif kind is Kind.WILD:
