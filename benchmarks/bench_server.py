@@ -446,6 +446,81 @@ async def drive(args: argparse.Namespace) -> int:
     return 0
 
 
+def views(actions: int, seats: int = 5, seed: int = 1) -> int:
+    """``--views``: the state lines of one broadcast, in-process, against the plain way in the
+    same loop. Each step of a seeded game (passive players, as the bot clients play) is sent
+    to ``seats`` seats both ways, timed alternately on the same state (so a busy machine
+    slows both alike): :class:`~pokeroulette_tui.net.wire.StateMessages` (the public part
+    built once, each seat's own entry spliced in) and, per seat, ``view_for(state, seat)``,
+    ``to_dict()`` and ``json.dumps`` with the committer's openings of everything shown (what
+    each seat's line would be if built on its own). Thread CPU time; the lines of both are
+    checked equal as JSON."""
+    from pokeroulette_tui.engine.game import apply, dealer_to_act, legal_actions, new_game
+    from pokeroulette_tui.engine.view import view_for
+    from pokeroulette_tui.net.commit import DeckCommitter, install_tracking
+    from pokeroulette_tui.net.wire import StateMessages
+
+    g = new_game(RULES, [f"P{i}" for i in range(seats)], seed=seed)
+    install_tracking(g)
+    nonces = lambda rng: (lambda n: rng.randbytes(n))  # noqa: E731 - the same nonces both ways
+    fast, plain = DeckCommitter(nonces(random.Random(seed))), \
+        DeckCommitter(nonces(random.Random(seed)))
+    msgs = StateMessages()
+    rng = random.Random(seed)
+    events: list = []
+    spliced = alone = 0.0
+    size = 0
+    clock = time.thread_time
+    who = list(range(seats))
+    rules = RULES.to_dict()
+    for step in range(actions):
+        kept = list(g.rng.reshuffled)  # both committers see the same reshuffles
+        fast.refresh(g)
+        g.rng.reshuffled[:] = kept
+        plain.refresh(g)
+        head = {"type": "state", "version": step}
+        tail = {"deadline_in": None, "next_deal_in": None, "turn": g.to_act, "seats": []}
+        for order in ((0, 1) if step % 2 else (1, 0)):
+            t0 = clock()
+            if order == 0:
+                lines = msgs.build(g, who, events, head, tail, fast)
+                spliced += clock() - t0
+            else:
+                own = {}
+                for seat in who:
+                    v = view_for(g, seat)
+                    shown = [e.redacted_for(seat) for e in events]
+                    d = v.to_dict()
+                    del d["rules"]  # (the lobby carries them)
+                    own[seat] = P.encode({**head, "view": d,
+                                          "events": [e.to_dict() for e in shown],
+                                          "reveals": plain.reveal(seat, v.all_cards() + [
+                                              c for e in shown for c in e.cards]), **tail})
+                alone += clock() - t0
+        for seat in who:
+            a, b = json.loads(lines[seat]), json.loads(own[seat])
+            assert a == b, f"step {step}, seat {seat}: the lines differ"
+        size += sum(map(len, lines.values()))
+        if g.game_over:
+            break
+        legal = legal_actions(g, None if dealer_to_act(g) else g.to_act)
+        passive = [a for a in legal if a.kind in ("check", "call")] or \
+            [a for a in legal if a.kind not in ("fold", "leave", "all_in", "bet", "raise")] \
+            or legal
+        events = apply(g, rng.choice(passive))
+    n = step + 1
+    print(f"state lines for {seats} seats, {n:,} steps of one seeded game (thread CPU, the "
+          f"two ways timed alternately on the same state; cpus {os.cpu_count()}, load average "
+          f"{os.getloadavg()[0]:.1f}); rules sent once, in the lobby: {len(json.dumps(rules))} "
+          "bytes a line saved")
+    print(f"  public part once, own entries spliced: {spliced / n * 1e6:8.1f} µs per step")
+    print(f"  each seat's view built alone:          {alone / n * 1e6:8.1f} µs per step  "
+          f"(reference)")
+    print(f"  ratio: {spliced / alone:.2f}×; {size / n / seats:,.0f} bytes per seat's line; "
+          "the lines are equal as JSON")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=10)
@@ -472,7 +547,12 @@ def main() -> int:
     ap.add_argument("--no-tls", dest="tls", action="store_false",
                     help="plain TCP on both sides (hosts use TLS by default, and so does this)")
     ap.add_argument("--first", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument("--views", type=int, default=0, metavar="STEPS",
+                    help="instead: the state lines of a broadcast in-process, built once for "
+                         "all seats against each seat's view built alone, over STEPS steps")
     args = ap.parse_args()
+    if args.views:
+        return views(args.views, args.clients)
     if args.no_save:
         args.mode = "none"
     if args.serve:

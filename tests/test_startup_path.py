@@ -387,3 +387,62 @@ def test_every_action_kind_is_what_a_frozen_kw_only_dataclass_would_be():
         assert _instance_facts(cls()) == _instance_facts(Reference()), kind
         assert cls(**values) == cls(**values) and cls(**values) != Reference(**values)
         assert A.action_from_dict(cls(**values).to_dict()) == cls(**values)
+
+
+# -- what the table loads only when first used ---------------------------------------------------
+
+TABLE_FIRST_FRAME = textwrap.dedent('''
+    """Deal a table; print which statistics modules were loaded at the table's first frame,
+    and after the first update."""
+    import asyncio
+    import json
+    import sys
+
+    from pokeroulette_tui.ui.app import make_app
+    from pokeroulette_tui.ui.config import AppConfig
+    from pokeroulette_tui.ui.screens.table import TableScreen
+
+    LAZY = ("pokeroulette_tui.ui.stats_recorder", "pokeroulette_tui.engine.stats",
+            "pokeroulette_tui.engine.stats_store")
+    seen = {}
+    app = make_app(AppConfig(delay=0.05))
+    original = type(app)._display
+
+    def display(self, screen, renderable):
+        if renderable is not None and isinstance(screen, TableScreen):
+            seen.setdefault("first", [m for m in LAZY if m in sys.modules])
+        return original(self, screen, renderable)
+
+    type(app)._display = display
+    type(app).is_headless = property(lambda self: False)
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")
+            for _ in range(250):
+                await pilot.pause(0.02)
+                if isinstance(app.screen, TableScreen) and app.screen.stats_recorder is not None:
+                    break
+            seen["recorder"] = type(getattr(app.screen, "stats_recorder", None)).__name__
+            seen["later"] = [m for m in LAZY if m in sys.modules]
+            await app.close_session()
+
+    asyncio.run(main())
+    print(json.dumps(seen))
+''')
+
+
+def test_the_statistics_load_at_the_first_update_not_before_the_tables_first_frame(home,
+                                                                                    tmp_path):
+    script = tmp_path / "table_first_frame.py"
+    script.write_text(TABLE_FIRST_FRAME, encoding="utf-8")
+    env = {"POKEROULETTE_HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          env=env, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["first"] == []  # the table was drawn without them …
+    assert seen["recorder"] == "StatsRecorder"  # … and the first update made the recorder
+    assert sorted(seen["later"]) == sorted(["pokeroulette_tui.ui.stats_recorder",
+                                            "pokeroulette_tui.engine.stats",
+                                            "pokeroulette_tui.engine.stats_store"])

@@ -147,24 +147,47 @@ def _player_from_dict(d: dict[str, Any]) -> PlayerView:
     return PlayerView(**d)
 
 
+_new = object.__new__
+
+
+def _made(cls: Any, values: dict[str, Any]) -> Any:
+    """``cls(**values)`` for a frozen dataclass whose ``values`` name every field, without
+    the generated ``__init__`` (which sets each field through ``object.__setattr__``): the
+    same instance, made in a fraction of the time. Views are made for every seat after every
+    action, by the table and by the host; a test holds them equal to ``cls(**values)``."""
+    obj = _new(cls)
+    obj.__dict__.update(values)
+    return obj
+
+
 def player_view(state: GameState, i: int, viewer: int | None) -> PlayerView:
     """Seat ``i`` as ``viewer`` may see it (None = a spectator)."""
     s = state.seats[i]
     mine = viewer == i
-    stock = tuple(c if (pub or mine) else None for c, pub in zip(s.stock, s.stock_public))
+    if len(s.stock) == len(s.stock_public) and (mine or all(s.stock_public)):
+        stock = tuple(s.stock)
+    else:
+        stock = tuple(c if pub else None for c, pub in zip(s.stock, s.stock_public))
     if s.actives_up:
         actives = tuple(s.actives)
     elif s.moved and (mine or s.moved == 1):
         actives = tuple([None] * (len(s.actives) - 1) + [s.actives[-1]])
     else:
-        actives = tuple(None for _ in s.actives)
-    hand = tuple(c if (mine or s.shown) else None for c in s.hand)
-    return PlayerView(
-        seat=i, name=s.name, chips=s.chips, tokens=s.tokens, status=s.status, is_bot=s.is_bot,
-        in_hand=s.in_hand, folded=s.folded, all_in=s.all_in, bet=s.bet, contributed=s.contributed,
-        stock=stock, stock_public=tuple(s.stock_public), actives=actives, actives_up=s.actives_up,
-        added=tuple(s.added), reason=s.reason, hand=hand, drawn=s.drawn, last_life=s.last_life,
-        sit_out_hands=s.sit_out_hands, shown=s.shown, won=s.won)
+        actives = (None,) * len(s.actives)
+    hand = tuple(s.hand) if mine or s.shown else (None,) * len(s.hand)
+    return _made(PlayerView, {
+        "seat": i, "name": s.name, "chips": s.chips, "tokens": s.tokens, "status": s.status,
+        "is_bot": s.is_bot, "in_hand": s.in_hand, "folded": s.folded, "all_in": s.all_in,
+        "bet": s.bet, "contributed": s.contributed, "stock": stock,
+        "stock_public": tuple(s.stock_public), "actives": actives, "actives_up": s.actives_up,
+        "added": tuple(s.added), "reason": s.reason, "hand": hand, "drawn": s.drawn,
+        "last_life": s.last_life, "sit_out_hands": s.sit_out_hands, "shown": s.shown,
+        "won": s.won})
+
+
+_dealer_to_act: Any = None
+"""``engine.game.dealer_to_act``, imported at the first view rather than with this module
+(as the import inside :func:`view_for` did before), then kept."""
 
 
 def view_for(state: GameState, seat: int | None) -> SeatView:
@@ -179,23 +202,30 @@ def view_for(state: GameState, seat: int | None) -> SeatView:
     >>> v.players[0].stock[0] is not None, v.players[1].stock[0] is None
     (True, True)
     """
-    players = [player_view(state, i, seat) for i in range(len(state.seats))]
+    global _dealer_to_act
+    if _dealer_to_act is None:
+        from pokeroulette_tui.engine.game import dealer_to_act
+        _dealer_to_act = dealer_to_act
+    players = tuple([player_view(state, i, seat) for i in range(len(state.seats))])
     options = None
     if (state.phase == Phase.BETTING and seat is not None and state.to_act == seat
             and not state.game_over):
         options = betting.bet_options(state, seat)
-    from pokeroulette_tui.engine.game import dealer_to_act
     in_hand = state.phase not in BETWEEN_HANDS
-    return SeatView(
-        seat=seat, rules=state.rules, hand_no=state.hand_no, phase=state.phase, button=state.button,
-        to_act=state.to_act, dealer_step=dealer_to_act(state), suit_order=state.suit_order,
-        suit_draw=tuple(state.suit_draw), deck_count=len(state.deck), match=state.match,
-        last_match=state.last_match, match_claimed_by=state.match_claimed_by,
-        round_no=state.round_no, reshuffled=state.reshuffled,
-        discards=tuple(c if pub else None for c, pub in zip(state.discards, state.discards_public)),
-        players=tuple(players),
-        pots=tuple((a, tuple(e)) for a, e in betting.pots(state)) if in_hand else (),
-        current_bet=state.current_bet, min_raise=state.min_raise, betting_round=state.betting_round,
-        options=options, pending=tuple(state.pending),
-        decider=tuple(state.decider) if state.decider else None,
-        result=state.result, game_over=state.game_over, game_over_reason=state.game_over_reason)
+    if len(state.discards) == len(state.discards_public) and all(state.discards_public):
+        discards = tuple(state.discards)
+    else:
+        discards = tuple(c if pub else None for c, pub in zip(state.discards, state.discards_public))
+    return _made(SeatView, {
+        "seat": seat, "rules": state.rules, "hand_no": state.hand_no, "phase": state.phase,
+        "button": state.button, "to_act": state.to_act, "dealer_step": _dealer_to_act(state),
+        "suit_order": state.suit_order, "suit_draw": tuple(state.suit_draw),
+        "deck_count": len(state.deck), "match": state.match, "last_match": state.last_match,
+        "match_claimed_by": state.match_claimed_by, "round_no": state.round_no,
+        "reshuffled": state.reshuffled, "discards": discards, "players": players,
+        "pots": tuple([(a, tuple(e)) for a, e in betting.pots(state)]) if in_hand else (),
+        "current_bet": state.current_bet, "min_raise": state.min_raise,
+        "betting_round": state.betting_round, "options": options,
+        "pending": tuple(state.pending),
+        "decider": tuple(state.decider) if state.decider else None, "result": state.result,
+        "game_over": state.game_over, "game_over_reason": state.game_over_reason})

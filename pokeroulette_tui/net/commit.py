@@ -198,9 +198,10 @@ class DeckCommitter:
         if not self.cards:
             return []
         seen = self.revealed.setdefault(viewer, {})
+        new = [i for i in indices if i not in seen]  # mostly none: every card seen before
         out = []
-        for i in indices:
-            if i not in seen:
+        for i in new:
+            if i not in seen:  # (an index twice in ``indices``: opened once)
                 seen[i] = None
                 out.append([i, self.nonces[i].hex(), self.cards[i].text])
         return out

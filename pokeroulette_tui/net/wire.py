@@ -8,9 +8,11 @@ turn, its options; its events differ only in the private events about itself. So
 
 - the public view is projected once and its head (everything but the players) encoded once;
 - each player's public entry is encoded again only when that player changed;
-- each seat's own entry (its hidden cards) comes from :func:`view_for` for that seat, the
+- each seat's own entry (its hidden cards) comes from :func:`player_view` for that seat, the
   only projection of hidden cards, and is projected again only when that seat's cards
-  change; its options come from :func:`~pokeroulette_tui.engine.betting.bet_options`, as
+  change; its JSON is the public entry's, cut around the card lists a seat sees of its own,
+  with that seat's lists put in (nothing is encoded again when only chips or bets change);
+  its options come from :func:`~pokeroulette_tui.engine.betting.bet_options`, as
   :func:`view_for` gives them, on its betting turn only;
 - each event is encoded once in each redaction;
 - the deck openings: the committed indices of the public cards are looked up once, and each
@@ -40,6 +42,7 @@ _OWN_CARDS = ("stock", "actives", "hand")
 """The entries of a player that its own seat may see differently from everyone else."""
 
 _HEAD_FIELDS = tuple(k for k in P._VIEW_FIELDS if k not in ("seat", "rules", "options", "players"))
+_HEAD = attrgetter(*_HEAD_FIELDS)
 _PLAYER_KEY = attrgetter(*P._PLAYER_FIELDS)
 """All of a PlayerView's fields as one tuple: equal exactly when the entries are."""
 _OPTIONS = attrgetter(*P.OPTION_FIELDS)
@@ -55,6 +58,14 @@ def _texts(cards: Iterable[Card | None]) -> list[str | None]:
     return [None if c is None else _TEXT[c] for c in cards]
 
 
+_CARD_JSON: dict[Card | None, str] = {**{c: _dumps(t) for c, t in _TEXT.items()}, None: "null"}
+
+
+def _cards_json(cards: Iterable[Card | None]) -> str:
+    """``_dumps(_texts(cards))``, from each card's JSON made once."""
+    return "[" + ",".join([_CARD_JSON[c] for c in cards]) + "]"
+
+
 def _player_dict(p: PlayerView) -> dict[str, Any]:
     """Exactly ``view.to_dict()["players"][i]`` for this player."""
     d = dict(zip(P._PLAYER_FIELDS, _PLAYER_KEY(p)))
@@ -66,7 +77,7 @@ def _player_dict(p: PlayerView) -> dict[str, Any]:
 
 def _head_dict(v: SeatView) -> dict[str, Any]:
     """``view.to_dict()`` without seat, rules, options and players (in the same order)."""
-    d = {k: getattr(v, k) for k in _HEAD_FIELDS}
+    d = dict(zip(_HEAD_FIELDS, _HEAD(v)))
     d["suit_draw"] = [_TEXT[c] for c in v.suit_draw]
     d["discards"] = [None if c is None else _TEXT[c] for c in v.discards]
     d["match"] = None if v.match is None else _TEXT[v.match]
@@ -78,30 +89,46 @@ def _head_dict(v: SeatView) -> dict[str, Any]:
     return d
 
 
-class _Public:
-    """One player's public entry: the fields it was made from, as a dict and as JSON."""
+_MARK = "\x00own\x00"
+"""A text no entry holds (JSON writes the NUL as ``\\u0000``): where the own card lists go."""
+_MARK_JSON = _dumps(_MARK)
 
-    __slots__ = ("key", "entry", "text")
+
+class _Public:
+    """One player's public entry: the fields it was made from, as a dict and as JSON, and
+    that JSON cut around its own card lists (``stock``, ``actives``, ``hand``) so that a
+    seat's own entry is spliced from it without encoding anything again."""
+
+    __slots__ = ("key", "entry", "text", "cut")
 
     def __init__(self, p: PlayerView) -> None:
         self.key = _PLAYER_KEY(p)
         self.entry = _player_dict(p)
-        self.text = _dumps(self.entry)
+        e = self.entry
+        cut = _dumps({**e, **dict.fromkeys(_OWN_CARDS, _MARK)}).split(_MARK_JSON)
+        if len(cut) == 4:
+            self.cut: list[str] | None = cut
+            self.text = "".join((cut[0], _cards_json(p.stock), cut[1], _cards_json(p.actives),
+                                 cut[2], _cards_json(p.hand), cut[3]))
+        else:  # (a name or reason that is the mark itself: encoded whole instead)
+            self.cut = None
+            self.text = _dumps(e)
 
 
 class _Own:
     """One seat's own view of its player, the seat objects it was projected from, and its
     entry's JSON (made again only when the public entry or the own cards change)."""
 
-    __slots__ = ("stock", "stock_public", "actives", "actives_up", "moved", "hand", "shown",
-                 "player", "texts", "cards", "public_text", "text", "_indices", "_stamp")
+    __slots__ = ("key", "seat_cards", "player", "texts", "jsons", "cards", "public_text",
+                 "text", "_indices", "_stamp")
 
     def __init__(self, s: Seat, player: PlayerView) -> None:
-        self.stock, self.stock_public = tuple(s.stock), tuple(s.stock_public)
-        self.actives, self.actives_up, self.moved = tuple(s.actives), s.actives_up, s.moved
-        self.hand, self.shown = tuple(s.hand), s.shown
-        self.player = player  # holds the card objects: their ids stay theirs while cached
+        self.key = _own_key(s)
+        # keeps the key's card objects alive, so that their ids stay theirs while cached
+        self.seat_cards = (tuple(s.stock), tuple(s.actives), tuple(s.hand))
+        self.player = player
         self.texts = {k: _texts(getattr(player, k)) for k in _OWN_CARDS}
+        self.jsons = [_cards_json(getattr(player, k)) for k in _OWN_CARDS]
         self.cards: list[Card | None] = [c for k in _OWN_CARDS for c in getattr(player, k)]
         self.public_text: str | None = None
         self.text = ""
@@ -118,23 +145,30 @@ class _Own:
         return self._indices
 
     def fits(self, s: Seat) -> bool:
-        return (_same(self.stock, s.stock) and self.stock_public == tuple(s.stock_public)
-                and _same(self.actives, s.actives) and self.actives_up == s.actives_up
-                and self.moved == s.moved and _same(self.hand, s.hand) and self.shown == s.shown)
+        return _own_key(s) == self.key
 
     def entry_text(self, public: _Public) -> str | None:
         """The seat's own entry as JSON, or None when it is the public one (nothing hidden
-        from the others)."""
-        if all(self.texts[k] == public.entry[k] for k in _OWN_CARDS):
-            return None
+        from the others): the public entry's JSON with this seat's own card lists spliced in
+        (exactly what encoding the entry with them would give)."""
         if self.public_text is not public.text:
-            self.text = _dumps({**public.entry, **self.texts})
+            e, t = public.entry, self.texts
+            if all(t[k] == e[k] for k in _OWN_CARDS):
+                self.text = ""
+            elif public.cut is None:
+                self.text = _dumps({**e, **t})
+            else:
+                c, j = public.cut, self.jsons
+                self.text = "".join((c[0], j[0], c[1], j[1], c[2], j[2], c[3]))
             self.public_text = public.text
-        return self.text
+        return self.text or None
 
 
-def _same(a: tuple[Any, ...], b: list[Any]) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+def _own_key(s: Seat) -> tuple[Any, ...]:
+    """What a seat's own entry is projected from: its card objects (by identity: two decks
+    hold equal cards), which of them are public, how its actives lie, whether it showed."""
+    return (tuple(map(id, s.stock)), tuple(s.stock_public), tuple(map(id, s.actives)),
+            s.actives_up, s.moved, tuple(map(id, s.hand)), s.shown)
 
 
 def _options(state: GameState, seat: int) -> str:

@@ -105,7 +105,11 @@ def rules_lines(lobby: dict[str, Any]) -> Text:
 
 
 def connection_line(session: RemoteSession) -> str:
-    """How this connection is protected, in words (the lobby's info lines)."""
+    """How this connection is protected, in words (the lobby's info lines). A session that
+    says it in its own words (``connection_note``: the SSH room's) is taken at its word."""
+    note = getattr(session, "connection_note", None)
+    if callable(note):
+        return note()
     if session.unix is not None:
         return _("Connection: this machine's Unix socket (the kernel vouches for both ends)")
     if not session.tls:
