@@ -404,13 +404,16 @@ TABLE_FIRST_FRAME = textwrap.dedent('''
 
     LAZY = ("pokeroulette_tui.ui.stats_recorder", "pokeroulette_tui.engine.stats",
             "pokeroulette_tui.engine.stats_store")
+    # the hints' estimators load when the player first asks for hints (i)
+    HINTS = ("pokeroulette_tui.engine.hints", "pokeroulette_tui.bots.draw_mc",
+             "pokeroulette_tui.bots.roulette_mc")
     seen = {}
     app = make_app(AppConfig(delay=0.05))
     original = type(app)._display
 
     def display(self, screen, renderable):
         if renderable is not None and isinstance(screen, TableScreen):
-            seen.setdefault("first", [m for m in LAZY if m in sys.modules])
+            seen.setdefault("first", [m for m in LAZY + HINTS if m in sys.modules])
         return original(self, screen, renderable)
 
     type(app)._display = display
@@ -425,6 +428,7 @@ TABLE_FIRST_FRAME = textwrap.dedent('''
                     break
             seen["recorder"] = type(getattr(app.screen, "stats_recorder", None)).__name__
             seen["later"] = [m for m in LAZY if m in sys.modules]
+            seen["hints"] = [m for m in HINTS if m in sys.modules]
             await app.close_session()
 
     asyncio.run(main())
@@ -434,6 +438,7 @@ TABLE_FIRST_FRAME = textwrap.dedent('''
 
 def test_the_statistics_load_at_the_first_update_not_before_the_tables_first_frame(home,
                                                                                     tmp_path):
+    """(and the hints' estimators not before the player asks for hints)"""
     script = tmp_path / "table_first_frame.py"
     script.write_text(TABLE_FIRST_FRAME, encoding="utf-8")
     env = {"POKEROULETTE_HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"}
@@ -442,6 +447,7 @@ def test_the_statistics_load_at_the_first_update_not_before_the_tables_first_fra
     assert done.returncode == 0, done.stderr[-3000:]
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert seen["first"] == []  # the table was drawn without them …
+    assert seen["hints"] == []  # (no hints asked for: no estimators, the simple bots need none)
     assert seen["recorder"] == "StatsRecorder"  # … and the first update made the recorder
     assert sorted(seen["later"]) == sorted(["pokeroulette_tui.ui.stats_recorder",
                                             "pokeroulette_tui.engine.stats",

@@ -17,16 +17,18 @@ from fractions import Fraction
 
 from rich.text import Text
 
-from pokeroulette_tui.bots.common import objective
-from pokeroulette_tui.bots.draw_mc import draw_equities
-from pokeroulette_tui.bots.roulette_mc import roulette_equities
+from typing import TYPE_CHECKING
+
 from pokeroulette_tui.engine.cards import SUIT_SYMBOLS
 from pokeroulette_tui.engine.hands import CATEGORY_NAMES, Category
-from pokeroulette_tui.engine.hints import Improve, KeepOdds, improve_odds, keep_odds, unseen_cards
 from pokeroulette_tui.engine.i18n import _, ngettext
 from pokeroulette_tui.engine.phase import BETWEEN_HANDS
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.engine.view import SeatView
+
+if TYPE_CHECKING:  # the estimators (the bots' playouts, the exact keep odds) load when first
+    # asked for, not with the table screen (bench_startup.py, test_startup_path.py)
+    from pokeroulette_tui.engine.hints import Improve, KeepOdds
 
 BUDGET = 1.5
 """Seconds of CPU one view's estimates may take (in a worker thread: the table never waits)."""
@@ -66,8 +68,10 @@ _KEEP_CACHE: dict[tuple, KeepOdds | None] = {}
 
 
 def _keep(view: SeatView) -> KeepOdds | None:
-    """:func:`keep_odds`, remembered for the same unseen cards, actives and match card (a
-    bet changes the view, not these)."""
+    """:func:`~pokeroulette_tui.engine.hints.keep_odds`, remembered for the same unseen
+    cards, actives and match card (a bet changes the view, not these)."""
+    from pokeroulette_tui.engine.hints import keep_odds, unseen_cards
+
     me = view.me
     key = (view.rules, view.phase, view.betting_round, view.match,
            me.actives if me else None, bool(me.added) if me else None,
@@ -89,6 +93,10 @@ def estimates(view: SeatView, rng: random.Random, *, budget: float = BUDGET,
     are done or ``stop()`` says so. The last estimate yielded has ``done`` set (unless
     stopped).
     """
+    from pokeroulette_tui.bots.draw_mc import draw_equities
+    from pokeroulette_tui.bots.roulette_mc import roulette_equities
+    from pokeroulette_tui.engine.hints import improve_odds
+
     start = clock()
     est = Estimate()
     if not can_hint(view):
@@ -203,6 +211,8 @@ def equity_text(est: Estimate, view: SeatView) -> Text:
         out.append((_("Equity: could not be estimated") if est.failed else
                     _("Equity: estimating …")) + "\n", style="dim")
         return out
+    from pokeroulette_tui.bots.common import objective
+
     rivals = live_count(view) - 1
     if objective(view.rules) == "not_last":
         out.append(_("Weakest hand"), style="bold")
