@@ -9,6 +9,18 @@ twins, which ship in the wheel; ``python tools/i18n.py`` extracts, updates and c
 
 Standard library only, so the engine may use it (hand names, rule words, errors a player reads).
 
+Who speaks which language: one program at one terminal speaks one language, and
+:func:`set_language` switches it for the whole process, as it always has. The SSH card room
+runs many players' apps in one process, each in its own asyncio tasks, and each player may
+choose a language: so the language spoken is kept in a :class:`contextvars.ContextVar` holding
+a small mutable :class:`Speech` (the code and its catalog). By default every task shares the
+process's one ``Speech``; :func:`own_language` gives the current task (and every task it
+starts from then on, which copies its context) a ``Speech`` of its own, and
+:func:`set_language` then changes only that one — for all of that session's tasks at once,
+since they hold the same object. :func:`shared_language_context` is a context speaking the
+process's language again (the room's tables, shared by players of different languages, speak
+the server's). The listeners of :func:`on_change` hear every switch, whoever's.
+
 >>> set_language("en"); _("Full house"), language()
 ('Full house', 'en')
 >>> detect({"LANG": "fi_FI.UTF-8"}), detect({"LANGUAGE": "de:sv", "LANG": "fi_FI"})
@@ -17,6 +29,7 @@ Standard library only, so the engine may use it (hand names, rule words, errors 
 
 from __future__ import annotations
 
+import contextvars
 import gettext
 import os
 from collections.abc import Callable, Mapping
@@ -29,8 +42,31 @@ LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 LANGUAGES: dict[str, str] = {"en": "English", "fi": "Suomi", "sv": "Svenska"}
 """The languages the game speaks, each in its own words, the source language first."""
 
-_translation: gettext.NullTranslations = gettext.NullTranslations()
-_language = "en"
+
+
+class Speech:
+    """The language one part of the program speaks: its code and its catalog (changed in
+    place by :func:`set_language`, so every task holding it switches together)."""
+
+    __slots__ = ("code", "translation")
+
+    def __init__(self) -> None:
+        self.code = "en"
+        self.translation: gettext.NullTranslations = gettext.NullTranslations()
+
+    def speak(self, code: str) -> bool:
+        """Speak ``code`` (an unknown code: English); True when that is a change."""
+        code = code if code in LANGUAGES else "en"
+        self.translation = gettext.NullTranslations() if code == "en" else \
+            gettext.translation(DOMAIN, LOCALE_DIR, [code], fallback=True)
+        changed, self.code = code != self.code, code
+        return changed
+
+
+_process_speech = Speech()
+"""The process's language: what every task speaks unless it has :func:`own_language`."""
+_speech: contextvars.ContextVar[Speech] = contextvars.ContextVar(
+    "pokeroulette_speech", default=_process_speech)
 _listeners: list[Callable[[str], None]] = []
 
 
@@ -74,22 +110,44 @@ def language_problem(code: str) -> str | None:
 
 
 def set_language(code: str) -> None:
-    """Speak ``code`` from now on (an unknown code: English) and tell the listeners."""
-    global _translation, _language
+    """Speak ``code`` from now on (an unknown code: English) and tell the listeners: the
+    whole process, or only the tasks of a session that has :func:`own_language`."""
     code = code if code in LANGUAGES else "en"
-    if code == "en":
-        _translation = gettext.NullTranslations()
-    else:
-        _translation = gettext.translation(DOMAIN, LOCALE_DIR, [code], fallback=True)
-    changed, _language = code != _language, code
-    if changed:
+    if _speech.get().speak(code):
         for listener in list(_listeners):
             listener(code)
 
 
 def language() -> str:
     """The code of the language spoken now (``"en"``, ``"fi"`` or ``"sv"``)."""
-    return _language
+    return _speech.get().code
+
+
+def own_language(code: str | None = None) -> None:
+    """From now on the current asyncio task, and the tasks it starts afterwards, speak a
+    language of their own (``code``; None: the one spoken now), which :func:`set_language`
+    there changes without touching anyone else's. Call it at the start of a task of its own
+    (an SSH session's), never in the main thread outside one: there it would be for good.
+
+    >>> import asyncio
+    >>> async def session():
+    ...     own_language("fi")
+    ...     return language()
+    >>> asyncio.run(session()), language()
+    ('fi', 'en')
+    """
+    speech = Speech()
+    speech.speak(language() if code is None else code)
+    _speech.set(speech)
+
+
+def shared_language_context() -> contextvars.Context:
+    """A copy of the current context that speaks the process's language (and changes with
+    it): run a shared thing in it (``ctx.run(...)``, ``create_task(..., context=ctx)``), so
+    that whoever started it, it never speaks that session's language."""
+    ctx = contextvars.copy_context()
+    ctx.run(_speech.set, _process_speech)
+    return ctx
 
 
 def on_change(listener: Callable[[str], None]) -> Callable[[], None]:
@@ -100,7 +158,7 @@ def on_change(listener: Callable[[str], None]) -> Callable[[], None]:
 
 def _(message: str) -> str:
     """``message`` in the current language (itself if the catalog has no translation)."""
-    return _translation.gettext(message) if message else message
+    return _speech.get().translation.gettext(message) if message else message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -109,13 +167,13 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     >>> ngettext("{n} card", "{n} cards", 2).format(n=2)
     '2 cards'
     """
-    return _translation.ngettext(singular, plural, n)
+    return _speech.get().translation.ngettext(singular, plural, n)
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the current language where the same English word needs another
     translation in another place (``context`` tells them apart)."""
-    return _translation.pgettext(context, message)
+    return _speech.get().translation.pgettext(context, message)
 
 
 def N_(message: str) -> str:

@@ -6,7 +6,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from pokeroulette_tui.bots import LEVELS
-from pokeroulette_tui.engine.i18n import _
+from pokeroulette_tui.engine.i18n import _, ngettext
 from pokeroulette_tui.engine.rules import describe_rules
 from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
@@ -37,20 +37,25 @@ class Lobby(HostParts):
     def start_problem(self) -> str:
         """Why the game cannot start now, and how to fix it ("" when it can)."""
         if self.started:
-            return "the game has started"
+            return _("the game has started")
         n, low, high = len(self.players), self.rules.min_players, self.rules.max_players
         if not self.humans():
-            return "nobody is seated"
+            return _("nobody is seated")
         if n < low:
             short = low - n
-            return (f"these rules need at least {low} players ({n} seated): wait for "
-                    f"{short} more, or the table's leader adds {'a bot' if short == 1 else 'bots'}"
-                    f" (or host with --bots {short} or --rule min_players={max(2, n)})")
+            return ngettext(
+                "these rules need at least {low} players ({n} seated): wait for {short} more, "
+                "or the table's leader adds a bot (or host with --bots {short} or "
+                "--rule min_players={least})",
+                "these rules need at least {low} players ({n} seated): wait for {short} more, "
+                "or the table's leader adds bots (or host with --bots {short} or "
+                "--rule min_players={least})", short).format(low=low, n=n, short=short,
+                                                             least=max(2, n))
         if n > high:
-            return f"these rules seat at most {high} players"
+            return _("these rules seat at most {high} players").format(high=high)
         waiting = [p.name for p in self.humans() if not (p.ready or p.host)]
         if waiting:
-            return "waiting for " + ", ".join(waiting) + " to be ready"
+            return _("waiting for {names} to be ready").format(names=", ".join(waiting))
         return ""
 
     def leader(self) -> Player | None:

@@ -67,8 +67,12 @@ class PokerApp(App[None]):
         self.session = session
         self.four_color = bool(config.four_color)
 
+    WATCH_TERMINAL = True
+    """Whether the app watches this process's terminal (a lost terminal ends the program).
+    False for an app that draws on another terminal (the SSH room's, one per session)."""
+
     def on_mount(self) -> None:
-        if not self.is_headless:  # a lost terminal ends the program, SIGHUP or not
+        if self.WATCH_TERMINAL and not self.is_headless:  # a lost terminal ends the program
             from pokeroulette_tui.ui.terminal import watch_terminal
 
             watch_terminal()

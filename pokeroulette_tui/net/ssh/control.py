@@ -16,9 +16,11 @@ import socket
 import time
 from typing import Any
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleError, RuleSet
 from pokeroulette_tui.net.client import ConnectError, RemoteSession
 from pokeroulette_tui.net.identity import Account
+from pokeroulette_tui.net.ssh.keys import WATCH
 from pokeroulette_tui.net.ssh.room import Room, RoomError
 
 log = logging.getLogger("pokeroulette.ssh")
@@ -78,7 +80,7 @@ async def _answer(line: bytes, room: Room, account: Account,
             return {"tables": room.listing()}, None
         if op == "create":
             if watcher:
-                raise RoomError("watchers open no tables")
+                raise RoomError(_("watchers open no tables"))
             rules = RuleSet.from_dict(msg["rules"])
             table = room.create(account.login, rules, variant=str(msg["variant"])[:40],
                                 bots=int(msg["bots"]), bot_level=str(msg["bot_level"]))
@@ -87,7 +89,7 @@ async def _answer(line: bytes, room: Room, account: Account,
             number = int(msg["number"])
             table = room.tables.get(number)
             if table is None:
-                raise RoomError(f"table {number} has closed")
+                raise RoomError(_("table {number} has closed").format(number=number))
             mine, theirs = socket.socketpair()
             await table.server.attach(theirs, account)
             return {"ok": True}, mine
@@ -122,16 +124,17 @@ class ProxyRoom:
             got: socket.socket | None = None
             while b"\n" not in self._buf:
                 if fd:
-                    data, fds, _, _ = socket.recv_fds(self.sock, 65536, 1)
+                    data, fds, _flags, _addr = socket.recv_fds(self.sock, 65536, 1)
                     if fds:
                         got = socket.socket(fileno=fds[0])
                 else:
                     data = self.sock.recv(65536)
                 if not data:
-                    raise RoomError("the room has closed")
+                    raise RoomError(_("the room has closed"))
                 self._buf += data
         except OSError as exc:
-            raise RoomError(f"the room does not answer ({exc.__class__.__name__})") from None
+            raise RoomError(_("the room does not answer ({problem})").format(
+                problem=exc.__class__.__name__)) from None
         line, self._buf = self._buf.split(b"\n", 1)
         answer = json.loads(line)
         if "error" in answer:
@@ -149,7 +152,7 @@ class ProxyRoom:
 
     def create(self, creator: str, rules: RuleSet, *, variant: str, bots: int = 0,
                bot_level: str = "simple") -> ProxyTable:
-        answer, _ = self._ask({"op": "create", "rules": rules.to_dict(), "variant": variant,
+        answer, _sock = self._ask({"op": "create", "rules": rules.to_dict(), "variant": variant,
                                "bots": bots, "bot_level": bot_level})
         self._listed = float("-inf")
         return ProxyTable(int(answer["number"]))
@@ -163,7 +166,7 @@ class _Where:
         self.number = number
 
     def describe(self) -> str:
-        return f"table {self.number} of this room"
+        return _("table {number} of this room").format(number=self.number)
 
 
 class SocketSession(RemoteSession):
@@ -173,15 +176,22 @@ class SocketSession(RemoteSession):
                  spectate: bool = False) -> None:
         super().__init__("room", 0, account.login, spectate=spectate, reconnect=False)
         self.proxy, self.number = room, number
+        self.account = account
         self.unix = _Where(number)  # type: ignore[assignment]  # (the lobby's words)
+
+    def connection_note(self) -> str:
+        """The lobby's words for this connection (``ui.screens.lobby.connection_line``)."""
+        if self.account.login == WATCH:
+            return _("Connection: SSH to this card room (watching, without a key)")
+        return _("Connection: SSH to this card room (your key proves your name)")
 
     async def _open(self) -> dict[str, Any]:
         try:
-            _, sock = self.proxy._ask({"op": "sit", "number": self.number,
+            _answer, sock = self.proxy._ask({"op": "sit", "number": self.number,
                                        "spectate": self.spectate}, fd=True)
         except RoomError as exc:
             raise ConnectError(str(exc)) from None
         if sock is None:
-            raise ConnectError("the room sent no connection")
+            raise ConnectError(_("the room sent no connection"))
         reader, writer = await asyncio.open_connection(sock=sock, limit=self.limit)
         return await self._hello(reader, writer)

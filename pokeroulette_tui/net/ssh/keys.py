@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pokeroulette_tui.engine.i18n import _, ngettext
 from pokeroulette_tui.net import protocol as P
 
 log = logging.getLogger("pokeroulette.ssh")
@@ -61,10 +62,10 @@ def name_problem(name: str) -> str:
     'the name Root is reserved'
     """
     if not _NAME.match(name or ""):
-        return ("a name starts with a letter and has 1 to 24 letters, digits, dots, dashes "
-                "or underscores")
+        return _("a name starts with a letter and has 1 to 24 letters, digits, dots, dashes "
+                 "or underscores")
     if name.casefold() in RESERVED:
-        return f"the name {name} is reserved"
+        return _("the name {name} is reserved").format(name=name)
     return ""
 
 
@@ -97,13 +98,16 @@ def host_key(path: Path) -> tuple[Any, str, bool]:
     try:
         mode = path.stat().st_mode
     except OSError as exc:
-        raise KeyError_(f"cannot read the host key {path}: {exc.strerror}") from None
+        raise KeyError_(_("cannot read the host key {path}: {problem}").format(
+            path=path, problem=exc.strerror)) from None
     if mode & 0o077:
-        raise KeyError_(f"the host key {path} may be read by others (chmod 600 {path})")
+        raise KeyError_(_("the host key {path} may be read by others (chmod 600 {path})").format(
+            path=path))
     try:
         key = asyncssh.read_private_key(str(path))
     except (OSError, ValueError, asyncssh.KeyImportError) as exc:
-        raise KeyError_(f"cannot read the host key {path}: {exc}") from None
+        raise KeyError_(_("cannot read the host key {path}: {problem}").format(
+            path=path, problem=exc)) from None
     return key, key.get_fingerprint("sha256"), made
 
 
@@ -137,8 +141,8 @@ class NameBook:
             book.names = {str(k): dict(v) for k, v in names.items()
                           if isinstance(v, dict) and isinstance(v.get("key"), str)}
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise KeyError_(f"cannot read the room's names {path}: {exc}; move it away to "
-                            "start afresh") from None
+            raise KeyError_(_("cannot read the room's names {path}: {problem}; move it away "
+                              "to start afresh").format(path=path, problem=exc)) from None
         return book
 
     def owner(self, name: str) -> str | None:
@@ -170,18 +174,20 @@ class NameBook:
             if owner == key_fp:
                 return ""
             if owner is not None:
-                return f"the name {name} belongs to another key"
+                return _("the name {name} belongs to another key").format(name=name)
             if self.claimed_by(key_fp) >= self.per_key:
-                return f"this key has claimed {self.per_key} names already"
+                return ngettext("this key has claimed {n} name already",
+                                "this key has claimed {n} names already",
+                                self.per_key).format(n=self.per_key)
             if len(self.names) >= MAX_NAMES:
-                return "this room takes no new names"
+                return _("this room takes no new names")
             self.names[name_key(name)] = {"name": name, "key": key_fp, "at": round(now)}
             try:
                 self._save()
             except OSError as exc:
                 del self.names[name_key(name)]
                 log.error("cannot write %s: %s", self.path, exc)
-                return "the room cannot record new names just now"
+                return _("the room cannot record new names just now")
             log.info("%s claimed by %s", name, key_fp)
             return ""
 
@@ -234,8 +240,8 @@ class AuthorizedKeys:
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise KeyError_(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") \
-                from None
+            raise KeyError_(_("cannot read {path}: {problem}").format(
+                path=path, problem=getattr(exc, "strerror", None) or exc)) from None
         keys = cls(path)
         for number, raw in enumerate(text.splitlines(), 1):
             line = raw.strip()
@@ -244,12 +250,12 @@ class AuthorizedKeys:
             options, rest = _split_options(line)
             parts = rest.split(None, 2)
             if len(parts) < 2:
-                keys.skipped.append(f"line {number}: not a key")
+                keys.skipped.append(_("line {number}: not a key").format(number=number))
                 continue
             try:
                 key = asyncssh.import_public_key(f"{parts[0]} {parts[1]}")
             except (ValueError, asyncssh.KeyImportError):
-                keys.skipped.append(f"line {number}: not a key")
+                keys.skipped.append(_("line {number}: not a key").format(number=number))
                 continue
             name = ""
             for m in _OPTION.finditer(options):
@@ -257,15 +263,17 @@ class AuthorizedKeys:
                     name = m.group(2)
             if not name and len(parts) > 2:
                 name = re.split(r"[@\s]", parts[2].strip(), maxsplit=1)[0]
-            problem = name_problem(name) if name else "no name (add name=\"NAME\")"
+            problem = name_problem(name) if name else _("no name (add name=\"NAME\")")
             if problem:
-                keys.skipped.append(f"line {number}: {problem}")
+                keys.skipped.append(_("line {number}: {problem}").format(number=number,
+                                                                         problem=problem))
                 continue
             keys.names.setdefault(fingerprint(key), set()).add(name_key(name))
             keys.shown.setdefault(name_key(name), name)
         if not keys.names:
-            raise KeyError_(f"{path} lists no key with a usable name"
-                            + (f" ({'; '.join(keys.skipped[:3])})" if keys.skipped else ""))
+            raise KeyError_(_("{path} lists no key with a usable name ({problems})").format(
+                path=path, problems="; ".join(keys.skipped[:3])) if keys.skipped
+                else _("{path} lists no key with a usable name").format(path=path))
         return keys
 
     def may_use(self, name: str, key_fp: str) -> bool:

@@ -63,6 +63,8 @@ class ProcessSeat(Seat):
         env.update({k: v for k, v in chan.get_environment().items()
                     if k in ("COLORTERM", "NO_COLOR")})
         env["TERM"] = self.term or "xterm"
+        from pokeroulette_tui.engine.i18n import language
+        env["POKEROULETTE_ROOM_LANG"] = language()  # the server's (ui.sshroom.LANG_VARIABLE)
         users = "" if door.watcher or self.front.users is None else \
             str(self.front.users / f"{name_key(door.username)}.json")
         loop = asyncio.get_running_loop()

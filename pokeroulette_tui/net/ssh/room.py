@@ -4,6 +4,10 @@ A player's app reaches its table in-process: a socket pair (no file, no port), w
 server end is handed to the table's server together with the account the SSH layer
 verified. Nothing the client says can change who it is: the seat identity comes from the
 SSH key, exactly as a Unix-socket seat's comes from the kernel.
+
+A table is shared by players who may each speak another language: its own tasks (its clock,
+each connection's handler) run in :func:`~pokeroulette_tui.engine.i18n.shared_language_context`,
+so what the table itself says (its notices) is in the server's language, whoever opened it.
 """
 
 from __future__ import annotations
@@ -15,11 +19,13 @@ import socket
 from dataclasses import dataclass, field
 from typing import Any
 
+from pokeroulette_tui.engine.i18n import _, ngettext, shared_language_context
 from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.net.client import RemoteSession
 from pokeroulette_tui.net.host import HostConfig, TableHost
 from pokeroulette_tui.net.identity import Account
 from pokeroulette_tui.net.server import Server
+from pokeroulette_tui.net.ssh.keys import WATCH
 
 log = logging.getLogger("pokeroulette.ssh")
 
@@ -45,13 +51,15 @@ class TableServer(Server):
 
     def run(self) -> None:
         """Start the table's clock (there is no listening socket)."""
-        self._clock_task = asyncio.create_task(self._clock(), name="room-table-clock")
+        self._clock_task = asyncio.create_task(self._clock(), name="room-table-clock",
+                                               context=shared_language_context())
 
     async def attach(self, sock: socket.socket, account: Account) -> None:
         """Serve the server end of a socket pair as a connection from ``account``."""
         reader, writer = await asyncio.open_connection(sock=sock, limit=self.limit)
         self._accounts[id(writer)] = account
-        task = asyncio.create_task(self._handle(reader, writer), name="room-conn")
+        task = asyncio.create_task(self._handle(reader, writer), name="room-conn",
+                                   context=shared_language_context())
         self._handlers.add(task)
         task.add_done_callback(self._handlers.discard)
 
@@ -126,10 +134,12 @@ class Room:
         from pokeroulette_tui.bots import LEVELS
 
         if len(self.tables) >= self.max_tables:
-            raise RoomError("the room is full of tables; join one, or try again later")
+            raise RoomError(_("the room is full of tables; join one, or try again later"))
         mine = sum(1 for t in self.tables.values() if t.creator.casefold() == creator.casefold())
         if mine >= TABLES_PER_NAME:
-            raise RoomError(f"you have {mine} tables open already; join one of them")
+            raise RoomError(ngettext("you have {n} table open already; join it",
+                                     "you have {n} tables open already; join one of them",
+                                     mine).format(n=mine))
         if bot_level not in LEVELS:
             bot_level = "random"
         bots = max(0, min(bots, rules.max_players - 1))
@@ -137,9 +147,7 @@ class Room:
                             hand_pause=self.hand_pause, bots=bots, bot_level=bot_level,
                             headless=True, start_countdown=self.start_countdown, lobby_timeout=3600.0,
                             max_spectators=64)
-        host = TableHost(config)
-        server = TableServer(host)
-        server.run()
+        host, server = shared_language_context().run(self._open, config)
         now = asyncio.get_running_loop().time()
         table = RoomTable(next(self._numbers), creator, variant, host, server, now, now)
         self.tables[table.number] = table
@@ -147,16 +155,24 @@ class Room:
         log.info("table %s (%s) opened by %s", table.number, variant, creator)
         return table
 
+    @staticmethod
+    def _open(config: HostConfig) -> tuple[TableHost, TableServer]:
+        host = TableHost(config)
+        server = TableServer(host)
+        server.run()
+        return host, server
+
     def session(self, number: int, account: Account, *, spectate: bool = False) -> RoomSession:
         """A session at table ``number`` for ``account`` (connect it to sit down or watch)."""
         table = self.tables.get(number)
         if table is None:
-            raise RoomError(f"table {number} has closed")
+            raise RoomError(_("table {number} has closed").format(number=number))
         return RoomSession(table, account, spectate=spectate)
 
     def _start_reaper(self) -> None:
         if self._reaper is None or self._reaper.done():
-            self._reaper = asyncio.create_task(self._reap(), name="room-reaper")
+            self._reaper = asyncio.create_task(self._reap(), name="room-reaper",
+                                               context=shared_language_context())
 
     async def _reap(self) -> None:
         """Close tables nobody is at (sooner once their game is over)."""
@@ -194,7 +210,7 @@ class _RoomLink:
         self.number = number
 
     def describe(self) -> str:
-        return f"table {self.number} of this room"
+        return _("table {number} of this room").format(number=self.number)
 
 
 class RoomSession(RemoteSession):
@@ -208,6 +224,12 @@ class RoomSession(RemoteSession):
         self.account = account
         self.unix = _RoomLink(table.number)  # type: ignore[assignment]  # (the lobby's words)
 
+    def connection_note(self) -> str:
+        """The lobby's words for this connection (``ui.screens.lobby.connection_line``)."""
+        if self.account.login == WATCH:
+            return _("Connection: SSH to this card room (watching, without a key)")
+        return _("Connection: SSH to this card room (your key proves your name)")
+
     async def _open(self) -> dict[str, Any]:
         mine, theirs = socket.socketpair()
         try:
@@ -217,5 +239,6 @@ class RoomSession(RemoteSession):
             mine.close()
             theirs.close()
             from pokeroulette_tui.net.client import ConnectError
-            raise ConnectError(f"cannot reach the table ({exc.strerror or exc})") from None
+            raise ConnectError(_("cannot reach the table ({problem})").format(
+                problem=exc.strerror or exc)) from None
         return await self._hello(reader, writer)

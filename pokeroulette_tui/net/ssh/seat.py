@@ -10,12 +10,15 @@ from typing import Any
 
 import asyncssh
 
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.net.ssh.terminal import Terminal
 
 log = logging.getLogger("pokeroulette.ssh")
 
-NO_TERMINAL = ("This is a card room: it needs a terminal. Connect with ssh -t "
-               "(and no command).\r\n")
+NO_TERMINAL = N_("This is a card room: it needs a terminal. Connect with ssh -t (and no "
+                 "command).")
+"""Said (in the server's language) to a session without a terminal."""
+ROOM_FULL = N_("The room is full just now; try again in a while.")
 
 
 class Seat(asyncssh.SSHServerSession):
@@ -54,11 +57,11 @@ class Seat(asyncssh.SSHServerSession):
 
     def session_started(self) -> None:
         if self.term is None:
-            self.chan.write(NO_TERMINAL.encode())
+            self.chan.write((_(NO_TERMINAL) + "\r\n").encode())
             self.chan.exit(1)
             return
         if self.front.sessions >= self.front.limits.max_sessions:
-            self.chan.write(b"The room is full just now; try again in a while.\r\n")
+            self.chan.write((_(ROOM_FULL) + "\r\n").encode())
             self.chan.exit(1)
             return
         self.front.sessions += 1

@@ -5,6 +5,10 @@ SFTP), no port, agent or X11 forwarding; per-address back-off after failed login
 on the connections yet to log in (the oldest make way, so a crowd of silent sockets never
 keeps an honest player out), on the connections one address keeps logged in, and on the
 sessions of the room; a client that stops reading is dropped (its seat is held).
+
+What a client is told before it logs in (refusals, the banner before the login) is in the
+server's language: the SSH library's callbacks run in the process's context, not a
+session's (:mod:`pokeroulette_tui.engine.i18n`).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Any
 
 import asyncssh
 
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.net.identity import HelloGuard
 from pokeroulette_tui.net.ssh.keys import WATCH, AuthorizedKeys, NameBook, name_problem
 from pokeroulette_tui.net.ssh.room import Room
@@ -79,7 +84,8 @@ class Front:
         """A new connection: "" to go on, else why it is turned away."""
         wait = self.guard.wait(door.ip, self.now())
         if wait > 0:
-            return f"too many failed logins from your address: wait {wait:.0f} s"
+            return _("too many failed logins from your address: wait {seconds:.0f} s").format(
+                seconds=wait)
         mine = [d for d in self.pending.values() if d.ip == door.ip]
         victim = None
         if len(mine) >= self.limits.pending_per_address:
@@ -88,7 +94,7 @@ class Front:
             victim = next(iter(self.pending.values()))
         if victim is not None:  # the oldest silent one makes way
             self.pending.pop(id(victim), None)
-            victim.turn_away("too many connections are waiting to log in; try again")
+            victim.turn_away(_("too many connections are waiting to log in; try again"))
         self.pending[id(door)] = door
         return ""
 
@@ -96,7 +102,7 @@ class Front:
         """``door`` logged in: "" to go on, else why not."""
         self.pending.pop(id(door), None)
         if self.logged_in.get(door.ip, 0) >= self.limits.per_address:
-            return "too many connections from your address"
+            return _("too many connections from your address")
         self.logged_in[door.ip] = self.logged_in.get(door.ip, 0) + 1
         door.counted = True
         return ""
@@ -121,6 +127,21 @@ class Front:
             sys.stdout, sys.stderr = self._stdout, self._stderr
 
 
+def plain_reason(text: str) -> str:
+    """A disconnect's reason in plain ASCII: OpenSSH prints a reason through its log, which
+    shows any other byte as an octal escape (``ep\\303\\244onnistunut``), so Finnish and
+    Swedish letters lose their dots there (the login banner keeps them: it is printed as text).
+
+    >>> plain_reason("odota 2 s: liian monta epäonnistunutta"), plain_reason("för många")
+    ('odota 2 s: liian monta epaonnistunutta', 'for manga')
+    """
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in folded if not unicodedata.combining(c)).encode(
+        "ascii", "replace").decode("ascii")
+
+
 class Door(asyncssh.SSHServer):
     """One SSH connection, from its first byte to its close."""
 
@@ -140,7 +161,7 @@ class Door(asyncssh.SSHServer):
     def turn_away(self, reason: str) -> None:
         if self.conn is not None:
             self.front.refused += 1
-            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
+            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, plain_reason(reason))
 
     # -- the connection ---------------------------------------------------------------------
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -150,7 +171,11 @@ class Door(asyncssh.SSHServer):
         problem = self.front.arrive(self)
         if problem:
             self.front.refused += 1
-            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, problem)
+            # after the server's version line (sent when this returns): a disconnect before
+            # it is bytes an OpenSSH client cannot read ("banner line contains invalid
+            # characters"); after it, the client prints the reason
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, plain_reason(problem))
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.front.gone(self)
@@ -162,7 +187,8 @@ class Door(asyncssh.SSHServer):
             return False
         problem = name_problem(username)
         if problem:
-            self._tell(problem + "; log in as another name (or as watch to watch)")
+            self._tell(_("{problem}; log in as another name (or as watch to watch)").format(
+                problem=problem))
         return True
 
     def _tell(self, text: str) -> None:
@@ -186,9 +212,9 @@ class Door(asyncssh.SSHServer):
             self.key_fp = fp  # the last key accepted is the one that signed
             return True
         if isinstance(self.front.book, NameBook) and self.front.book.owner(username):
-            self._tell(f"the name {username} belongs to another key")
+            self._tell(_("the name {name} belongs to another key").format(name=username))
         elif not name_problem(username):
-            self._tell(f"this key may not log in as {username} here")
+            self._tell(_("this key may not log in as {name} here").format(name=username))
         return False
 
     def auth_completed(self) -> None:
@@ -199,7 +225,8 @@ class Door(asyncssh.SSHServer):
         else:
             problem = self.front.book.claim(self.username, self.key_fp or "", time.time())
             if problem:  # someone else's key claimed it a moment ago
-                self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, problem)
+                self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                     plain_reason(problem))
                 return
             self.account = self.front.room.account(self.username)
         problem = self.front.logged(self)

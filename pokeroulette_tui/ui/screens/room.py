@@ -19,10 +19,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
+from pokeroulette_tui.engine.i18n import N_, _, ngettext, pgettext
 from pokeroulette_tui.ui.config import _RUNTIME, AppConfig
 from pokeroulette_tui.ui.screens.lobby import LobbyApp
+from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 if TYPE_CHECKING:
     from pokeroulette_tui.net.identity import Account
@@ -33,9 +35,9 @@ if TYPE_CHECKING:
 
 @dataclass
 class RoomUserConfig(AppConfig):
-    """One SSH player's settings (theme, four colours, pace …, and true colour, which ssh
-    does not tell the server), kept under the room's data folder, never in the server
-    account's own settings."""
+    """One SSH player's settings (theme, four colours, pace, language …, and true colour,
+    which ssh does not tell the server), kept under the room's data folder, never in the
+    server account's own settings. ``language`` "" means the server's language."""
 
     truecolor: bool = False
     path: Path | None = field(default=None, metadata=_RUNTIME)
@@ -87,8 +89,21 @@ def client_environ(env: Mapping[str, str]) -> Iterator[None]:
                 os.environ[k] = v
 
 
+COLUMNS = ("#", N_("Variant"), N_("Seats"), N_("Players"), N_("Watching"), N_("State"))
+"""The headings of the room's list."""
+
+
+def state_words(state: str) -> str:
+    """A table's state (``RoomTable.summary``) in words."""
+    words = {"lobby": pgettext("table state", "waiting for players"),
+             "playing": pgettext("table state", "playing"),
+             "over": pgettext("table state", "game over")}
+    return words.get(state, state)
+
+
 def table_rows(listing: list[dict[str, Any]]) -> list[tuple[Text, ...]]:
-    """The room's tables as rows of plain ``Text`` (a player's name stays literal).
+    """The room's tables as rows of plain ``Text`` (a player's name stays literal); the
+    variant is a preset's name, said as typed.
 
     >>> [str(c) for c in table_rows([{"number": 3, "variant": "classic", "seats": 6,
     ...     "min": 3, "players": ["ana"], "bots": 2, "watching": 1, "state": "lobby"}])[0]]
@@ -97,25 +112,27 @@ def table_rows(listing: list[dict[str, Any]]) -> list[tuple[Text, ...]]:
     rows = []
     for t in listing:
         seated = len(t["players"]) + t["bots"]
-        who = ", ".join(t["players"]) or "nobody"
+        who = ", ".join(t["players"]) or _("nobody")
         if t["bots"]:
-            who += f" + {t['bots']} bot" + ("s" if t["bots"] > 1 else "")
-        state = {"lobby": "waiting for players", "playing": "playing",
-                 "over": "game over"}.get(t["state"], t["state"])
+            who = ngettext("{players} + {n} bot", "{players} + {n} bots", t["bots"]).format(
+                players=who, n=t["bots"])
+        state = state_words(t["state"])
         rows.append((Text(str(t["number"])), Text(t["variant"]), Text(f"{seated}/{t['seats']}"),
                      Text(who), Text(str(t["watching"])), Text(state)))
     return rows
 
 
 class RoomScreen(Screen[None]):
-    """The tables of the room: n opens one, Enter joins, w watches."""
+    """The tables of the room: n opens one, Enter joins, w watches, g changes the language
+    (this player's: saved in their settings; see :func:`~pokeroulette_tui.engine.i18n.own_language`)."""
 
     BINDINGS = [
-        Binding("n", "new", "New table"),
-        Binding("enter,j", "join", "Join"),
-        Binding("w", "watch", "Watch"),
-        Binding("t", "truecolor", "True colour", show=False),
-        Binding("q", "app.quit", "Quit"),
+        Binding("n", "new", N_("New table")),
+        Binding("enter,j", "join", N_("Join")),
+        Binding("w", "watch", N_("Watch")),
+        Binding("g", "app.next_language", N_("Language")),
+        Binding("t", "truecolor", N_("True colour"), show=False),
+        Binding("q", "app.quit", N_("Quit")),
     ]
     DEFAULT_CSS = """
     RoomScreen { layout: vertical; }
@@ -128,21 +145,33 @@ class RoomScreen(Screen[None]):
         yield Static("", id="room-head")
         yield DataTable(id="room-tables", cursor_type="row", zebra_stripes=True)
         yield Static("", id="room-note")
-        yield Footer()
+        yield TidyFooter()
 
     def on_mount(self) -> None:
-        app: RoomApp = self.app  # type: ignore[assignment]
-        head = Text("Poker Roulette · the card room\n", style="bold")
-        if app.watcher:
-            head.append("You are watching: choose a table and press Enter or w.")
-        else:
-            head.append(f"Welcome, {app.account.login}. ")
-            head.append("n opens a table · Enter joins · w watches · q leaves the room")
-        self.query_one("#room-head", Static).update(head)
-        grid = self.query_one(DataTable)
-        grid.add_columns("#", "Variant", "Seats", "Players", "Watching", "State")
+        self._say_words()
         self.refresh_tables()
         self.set_interval(1.0, self.refresh_tables)
+
+    def _say_words(self) -> None:
+        """The heading and the list's column names, in the language spoken now."""
+        app: RoomApp = self.app  # type: ignore[assignment]
+        head = Text(_("Poker Roulette · the card room") + "\n", style="bold")
+        if app.watcher:
+            head.append(_("You are watching: choose a table and press Enter or w."))
+        else:
+            head.append(_("Welcome, {name}. n opens a table · Enter joins · w watches · "
+                          "q leaves the room").format(name=app.account.login))
+        self.query_one("#room-head", Static).update(head)
+        grid = self.query_one(DataTable)
+        grid.clear(columns=True)
+        grid.add_columns(*(_(c) for c in COLUMNS))
+
+    async def retranslate(self) -> None:
+        """The language was switched (g): say the heading, the columns and the list again."""
+        self._say_words()
+        self._shown = None
+        self._note("")
+        self.refresh_tables()
 
     _shown: list[dict[str, Any]] | None = None
 
@@ -163,7 +192,11 @@ class RoomScreen(Screen[None]):
             with contextlib.suppress(Exception):
                 grid.move_cursor(row=grid.get_row_index(str(chosen)))
         if not listing:
-            self._note("No tables yet." + ("" if app.watcher else " Press n to open one."))
+            self._note(_("No tables yet.") if app.watcher
+                       else _("No tables yet. Press n to open one."))
+            self._empty_note = True
+        elif self._empty_note:  # a table has opened: "no tables yet" is no longer true
+            self._note("")
 
     def _chosen(self) -> int | None:
         grid = self.query_one(DataTable)
@@ -174,7 +207,10 @@ class RoomScreen(Screen[None]):
             return int(str(key.value))
         return None
 
+    _empty_note = False
+
     def _note(self, text: str) -> None:
+        self._empty_note = False
         self.query_one("#room-note", Static).update(Text(text))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -189,7 +225,8 @@ class RoomScreen(Screen[None]):
         setup = TableSetup.default()
         if setup.seats and setup.seats[0].bot is None:  # the first seat: the one who opens it
             setup.seats[0].name = self.app.account.login  # type: ignore[attr-defined]
-        self.app.push_screen(SetupScreen(setup), self._created)
+        # no preset saving (the server's folder, shared) and no shuffle seed (not used here)
+        self.app.push_screen(SetupScreen(setup, shared_server=True), self._created)
 
     def _created(self, setup: TableSetup | None) -> None:
         if setup is None:
@@ -219,8 +256,8 @@ class RoomScreen(Screen[None]):
     def _go(self, *, spectate: bool) -> None:
         number = self._chosen()
         if number is None:
-            self._note("No table chosen." + ("" if self.app.watcher else  # type: ignore[attr-defined]
-                                             " Press n to open one."))
+            self._note(_("No table chosen.") if self.app.watcher  # type: ignore[attr-defined]
+                       else _("No table chosen. Press n to open one."))
             return
         self.app.sit(number, spectate=spectate)  # type: ignore[attr-defined]
 
@@ -228,13 +265,17 @@ class RoomScreen(Screen[None]):
         config: RoomUserConfig = self.app.config  # type: ignore[attr-defined]
         config.truecolor = not config.truecolor
         config.save()
-        self.notify("True colour " + ("on" if config.truecolor else "off")
-                    + " from your next visit (or send COLORTERM=truecolor)", markup=False)
+        self.notify(_("True colour on from your next visit (or send COLORTERM=truecolor)")
+                    if config.truecolor else
+                    _("True colour off from your next visit (or send COLORTERM=truecolor)"),
+                    markup=False)
 
 
 class RoomApp(LobbyApp):
     """The app of one SSH session: the room, a table's lobby, the table; leaving a table
     comes back to the room."""
+
+    WATCH_TERMINAL = False  # the server's terminal is not this player's
 
     def __init__(self, config: RoomUserConfig, room: Room, account: Account,
                  terminal: Terminal, *, watcher: bool = False,
@@ -251,12 +292,6 @@ class RoomApp(LobbyApp):
         self._hung_up = False
         from pokeroulette_tui.ui.ssh_driver import ChannelDriver
         self.driver_class = ChannelDriver
-
-    def on_mount(self) -> None:
-        from pokeroulette_tui.ui.app import TEXTUAL_THEMES
-
-        self.theme = TEXTUAL_THEMES.get(self.config.theme, "textual-dark")
-        self.push_screen(RoomScreen())
 
     def _start_screen(self) -> Screen:  # type: ignore[override]
         return RoomScreen()

@@ -77,7 +77,11 @@ SPEED_WORDS = {"slow": N_("slow"), "normal": N_("normal"), "fast": N_("fast"),
 
 
 class SetupScreen(Screen[TableSetup | None]):
-    """Edit a :class:`TableSetup`; dismisses with the new one (Start) or None (Escape)."""
+    """Edit a :class:`TableSetup`; dismisses with the new one (Start) or None (Escape).
+
+    ``shared_server``: opened on a server many people share (the SSH room): no "Save as a
+    preset" (it would write to the server's own presets folder) and no shuffle seed (the
+    server deals with its own); the agreed setup's seed is None."""
 
     BINDINGS = [
         Binding("escape", "cancel", N_("Back")),
@@ -117,10 +121,12 @@ class SetupScreen(Screen[TableSetup | None]):
     SetupScreen #setup-bar Button { margin: 0 0 0 1; }
     """
 
-    def __init__(self, setup: TableSetup, *, name: str | None = None, id: str | None = None,
+    def __init__(self, setup: TableSetup, *, shared_server: bool = False,
+                 name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.initial = setup
+        self.shared_server = shared_server
         from pokeroulette_tui.ui.screens.presets import preset_choices
 
         self._presets = {p.name: p for p in preset_choices()[0]}  # built in, then saved
@@ -168,15 +174,16 @@ class SetupScreen(Screen[TableSetup | None]):
                 yield Static("", classes="help", id="preset-note")
                 yield Static(_("choosing a preset resets every option below to it"),
                              classes="help")
-            with Vertical(classes="row", id="row-save-preset"):
-                with Horizontal(classes="line"):
-                    yield Static("▸", classes="marker")
-                    yield Label(_("Save as a preset"), classes="name")
-                    yield Input("", compact=True, max_length=30, placeholder=_("a name"),
-                                id="preset-name")
-                    yield Button(_("Save"), compact=True, id="save-preset")
-                yield Static(_("keep these rules under a name of your own, to choose again later"),
-                             classes="help", id="preset-saved")
+            if not self.shared_server:
+                with Vertical(classes="row", id="row-save-preset"):
+                    with Horizontal(classes="line"):
+                        yield Static("▸", classes="marker")
+                        yield Label(_("Save as a preset"), classes="name")
+                        yield Input("", compact=True, max_length=30, placeholder=_("a name"),
+                                    id="preset-name")
+                        yield Button(_("Save"), compact=True, id="save-preset")
+                    yield Static(_("keep these rules under a name of your own, to choose "
+                                   "again later"), classes="help", id="preset-saved")
             for group, names in _groups().items():
                 heading = self._headings[group] = Static(_(group), classes="group",
                                                          id=f"group-{self._slug(group)}")
@@ -247,6 +254,8 @@ class SetupScreen(Screen[TableSetup | None]):
             for i in range(self._seat_count):
                 yield self._seat_row(i)
         self._seat_rows_made = self._seat_count
+        if self.shared_server:
+            return
         with Vertical(classes="row", id="row-seed"):
             with Horizontal(classes="line"):
                 yield Static("▸", classes="marker")
@@ -313,6 +322,8 @@ class SetupScreen(Screen[TableSetup | None]):
         return seats
 
     def read_seed(self) -> tuple[int | None, str]:
+        if self.shared_server:
+            return None, ""
         text = self.query_one("#seed", Input).value.strip()
         if not text:
             return None, ""
@@ -487,6 +498,8 @@ class SetupScreen(Screen[TableSetup | None]):
         from (saving it again after a change); other names already taken are refused."""
         from pokeroulette_tui.paths import saved_presets
 
+        if self.shared_server:
+            return
         name_input = self.query_one("#preset-name", Input)
         said = self.query_one("#preset-saved", Static)
         rules, problem, blame = self.read_rules()
