@@ -8,6 +8,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net.protocol import ProtocolError
 from pokeroulette_tui.net.seats import Conn, HostParts, Out
@@ -37,7 +38,7 @@ class Broadcast(HostParts):
         is built and encoded once, each seat's own cards and options added
         (:mod:`pokeroulette_tui.net.wire`); spectators share one line."""
         live = [(c, self.seat_of(c.player)) for c in self._live()]
-        lines = self._state_lines([seat for _, seat in live], events, now)
+        lines = self._state_lines([seat for __, seat in live], events, now)
         return [Out(c.cid, data=lines[seat]) for c, seat in live]
 
     def _seat_status(self) -> list[dict[str, bool]]:
@@ -65,12 +66,12 @@ class Broadcast(HostParts):
         """The game is over: the last word to a connection, which is then closed (a client
         waiting for more would wait for ever)."""
         conn.closing = True
-        return Out(conn.cid, M.Bye("the game is over").to_wire(), close=True)
+        return Out(conn.cid, M.Bye(_("the game is over")).to_wire(), close=True)
 
     def _on_chat(self, conn: Conn, msg: M.Chat, now: float) -> list[Out]:
         """A chat line (cleaned and checked by :meth:`M.Chat.parse`), rate-limited here."""
         if not self._allowed(conn, "chat", now, self.config.chat_burst, self.config.chat_rate):
-            raise ProtocolError("slow down: too many chat messages")
+            raise ProtocolError(_("slow down: too many chat messages"))
         name = conn.player.name if conn.player else conn.name
         line = M.ChatLine(seat=self.seat_of(conn.player), name=name, text=msg.text,
                           spectator=conn.spectator)

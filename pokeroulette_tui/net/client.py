@@ -109,7 +109,7 @@ class RemoteSession(Session):
         self.deadline: float | None = None
         self.next_deal: float | None = None  # loop time of the next deal, during a result pause
         self.verifier = DeckVerifier()
-        self.fairness = "deck check: waiting for the first hand"
+        self.fairness = _("deck check: waiting for the first hand")
         self.connected = False
         self.game_started = False
         self._view: SeatView | None = None
@@ -429,7 +429,8 @@ class RemoteSession(Session):
         shown = shown_cards(view)
         self.fairness = self.verifier.summary(shown)
         if self.welcome.get("seeded"):
-            self.fairness = "TEST TABLE, fixed shuffle (--seed) · " + self.fairness
+            self.fairness = _("TEST TABLE, fixed shuffle (--seed) · {check}").format(
+                check=self.fairness)
         notes = ["⚠ " + p for p in problems]
         if any(e.kind == "hand_over" for e in events):
             notes.append(self.fairness)

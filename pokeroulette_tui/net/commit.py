@@ -23,6 +23,7 @@ from itertools import chain
 from typing import Any, Callable, Iterable
 
 from pokeroulette_tui.engine.cards import BY_INDEX, Card, parse_card
+from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.engine.state import GameState
 
 NONCE_BYTES = 32
@@ -287,6 +288,13 @@ def shown_cards(view: Any) -> list[Card]:
 
 _DEALS = frozenset(("stock_dealt", "actives_dealt", "match_card", "cut", "hand_dealt"))
 
+_MISPLACED_MATCH = N_("the match card {card} was not dealt from its place in the shoe "
+                      "(position {position})")
+_MISPLACED_STOCK = N_("your stock card {card} was not dealt from its place in the shoe "
+                      "(position {position})")
+_MISPLACED_CARD = N_("your card {card} was not dealt from its place in the shoe "
+                     "(position {position})")
+
 
 class DeckVerifier:
     """Checks every card a client is shown against the dealer's commitments, and that the
@@ -316,10 +324,10 @@ class DeckVerifier:
     def on_commit(self, msg: dict[str, Any]) -> list[str]:
         hand_no, start, new = msg.get("hand_no"), msg.get("start", 0), msg.get("commitments")
         if not isinstance(new, list) or not all(isinstance(c, str) and len(c) == 64 for c in new):
-            return self._problem("the dealer sent a malformed deck commitment")
+            return self._problem(_("the dealer sent a malformed deck commitment"))
         if msg.get("algorithm") != ALGORITHM:
-            return self._problem(f"the dealer committed with {str(msg.get('algorithm'))[:40]!r}, "
-                                 f"not {ALGORITHM!r}")
+            return self._problem(_("the dealer committed with {theirs}, not {ours}").format(
+                theirs=repr(str(msg.get("algorithm"))[:40]), ours=repr(ALGORITHM)))
         if start == 0:
             if self.commitments and isinstance(hand_no, int) and hand_no <= self.hand_no:
                 if hand_no == self.hand_no and new[:len(self.commitments)] == self.commitments:
@@ -328,8 +336,8 @@ class DeckVerifier:
                     self.reshuffled |= len(new) > len(self.commitments)
                     self.commitments = list(new)
                     return []
-                return self._problem(f"a second, different deck commitment for hand "
-                                     f"{hand_no}: the first one stands")
+                return self._problem(_("a second, different deck commitment for hand {hand}: "
+                                       "the first one stands").format(hand=hand_no))
             self.hand_no = hand_no if isinstance(hand_no, int) else 0
             self.commitments, self.opened, self.problems = list(new), {}, []
             shoe = msg.get("shoe")
@@ -341,12 +349,14 @@ class DeckVerifier:
                 self.makeup = Counter({c.text: decks for c in BY_INDEX if not c.is_joker})
                 self.makeup["*"] = jokers
                 if self.first != 52 * decks + jokers:
-                    return self._problem(f"the dealer committed to {self.first} cards, not "
-                                         f"the {52 * decks + jokers} of {decks} deck(s) and "
-                                         f"{jokers} joker(s)")
+                    return self._problem(_("the dealer committed to {first} cards, not the "
+                                           "{total} of {decks} deck(s) and {jokers} joker(s)"
+                                           ).format(first=self.first, total=52 * decks + jokers,
+                                                    decks=decks, jokers=jokers))
             return []
         if hand_no != self.hand_no or start != len(self.commitments):
-            return self._problem("the dealer's extra commitment does not follow the first one")
+            return self._problem(_("the dealer's extra commitment does not follow the first "
+                                   "one"))
         self.commitments.extend(new)
         self.reshuffled = True
         return []
@@ -367,28 +377,27 @@ class DeckVerifier:
             return bad
         for i, text in self.opened.items():
             if i < n and (n - 1 - self.cut - i) % n >= dealt:
-                bad += self._problem(f"{text} was opened from shoe position {i}, which has not "
-                                     "been dealt yet")
+                bad += self._problem(_("{card} was opened from shoe position {position}, which "
+                                       "has not been dealt yet").format(card=text, position=i))
                 break
         expect: list[tuple[int, Any, str]] = []
         if "match_card" in kinds and view.match is not None:
-            expect.append((dealt - 1, view.match, "the match card"))
+            expect.append((dealt - 1, view.match, _MISPLACED_MATCH))
         me = view.seat
         if me is not None:
             if "stock_dealt" in kinds and view.players[me].stock:
                 order, pos = self._order(view, view.button + 1, me, live=False)
                 if pos is not None:
-                    expect.append((pos, view.players[me].stock[0], "your stock card"))
+                    expect.append((pos, view.players[me].stock[0], _MISPLACED_STOCK))
             if "hand_dealt" in kinds and view.players[me].hand:
                 order, pos = self._order(view, view.button + 1, me, live=True)
                 if pos is not None:
-                    expect += [(r * len(order) + pos, card, "your card")
+                    expect += [(r * len(order) + pos, card, _MISPLACED_CARD)
                                for r, card in enumerate(view.players[me].hand[:5])]
-        for k, card, what in expect:
+        for k, card, words in expect:
             i = (n - 1 - self.cut - k) % n
             if card is not None and self.opened.get(i) != card.text:
-                bad += self._problem(f"{what} {card.text} was not dealt from its place in the "
-                                     f"shoe (position {i})")
+                bad += self._problem(_(words).format(card=card.text, position=i))
         return bad
 
     @staticmethod
@@ -405,27 +414,31 @@ class DeckVerifier:
         """Check openings; returns the problems found (empty when all is well)."""
         bad: list[str] = []
         if not isinstance(reveals, list):
-            return self._problem("the dealer sent malformed card openings")
+            return self._problem(_("the dealer sent malformed card openings"))
         for item in reveals:
             try:
                 i, nonce_hex, text = item
                 nonce = bytes.fromhex(nonce_hex)
                 card = parse_card(text)
             except (TypeError, ValueError):
-                bad += self._problem("the dealer sent a malformed card opening")
+                bad += self._problem(_("the dealer sent a malformed card opening"))
                 continue
             if not isinstance(i, int) or not 0 <= i < len(self.commitments):
-                bad += self._problem(f"card {text} was opened at position {i}, outside the deck")
+                bad += self._problem(_("card {card} was opened at position {position}, outside "
+                                       "the deck").format(card=text, position=i))
             elif commitment(nonce, card.text) != self.commitments[i]:
-                bad += self._problem(f"card {card.text} does NOT match the dealer's commitment")
+                bad += self._problem(_("card {card} does NOT match the dealer's commitment"
+                                       ).format(card=card.text))
             elif self.opened.get(i, card.text) != card.text:
-                bad += self._problem(f"position {i} was opened as two different cards")
+                bad += self._problem(_("position {position} was opened as two different cards"
+                                       ).format(position=i))
             else:
                 self.opened[i] = card.text
                 if self.makeup is not None and i < self.first and sum(
                         1 for j, t in self.opened.items() if t == card.text and j < self.first
                 ) > self.makeup[card.text]:
-                    bad += self._problem(f"more {card.text} were opened than the shoe holds")
+                    bad += self._problem(_("more {card} were opened than the shoe holds"
+                                           ).format(card=card.text))
         return bad
 
     def _problem(self, text: str) -> list[str]:
@@ -446,12 +459,13 @@ class DeckVerifier:
     def summary(self, cards: Iterable[Card]) -> str:
         cards = list(cards)
         if not self.commitments:
-            return "deck check: no commitment for this hand"
+            return _("deck check: no commitment for this hand")
         if self.problems:
-            return f"deck check FAILED (hand {self.hand_no}): {self.problems[-1]}"
+            return _("deck check FAILED (hand {hand}): {problem}").format(
+                hand=self.hand_no, problem=self.problems[-1])
         missing = self.unverified(cards)
         if missing:
-            return (f"deck check: {len(missing)} card(s) shown without an opening "
-                    f"({' '.join(c.text for c in missing[:5])})")
-        return (f"deck check ✓ hand {self.hand_no}: all {len(self.opened)} cards you were "
-                f"shown match the dealer's commitment")
+            return _("deck check: {n} card(s) shown without an opening ({cards})").format(
+                n=len(missing), cards=" ".join(c.text for c in missing[:5]))
+        return _("deck check ✓ hand {hand}: all {n} cards you were shown match the dealer's "
+                 "commitment").format(hand=self.hand_no, n=len(self.opened))

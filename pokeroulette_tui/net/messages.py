@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from pokeroulette_tui.engine.i18n import N_, _
+from pokeroulette_tui.engine.i18n import N_, _, ngettext
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.protocol import ProtocolError
 
@@ -675,6 +675,7 @@ HOST_SENTENCES: tuple[str, ...] = (
     N_("the server is full"),
     N_("no hello: closing"),
     N_("too many errors"),
+    N_("slow down: too many chat messages"),  # (before the next: its own words)
     N_("slow down: too many {kind} messages"),
     N_("choose a name of 1 to {n} letters"),
     N_("this server speaks protocol version {version}, not {theirs}"),
@@ -706,17 +707,59 @@ HOST_SENTENCES: tuple[str, ...] = (
     N_("Everyone is ready: the game starts in {seconds} s"),
     N_("The game starts: {names}"),
     N_("the host closed the table"),
+    # the card table's turns (net/turns.py, net/broadcast.py)
+    N_("this request id was used already (replayed action ignored)"),
+    N_("spectators cannot act"),
+    N_("you can only act for your own seat"),
+    N_("only the dealer deals"),
+    N_("stale action: the table has moved on since that view, nothing was done"),
+    N_("you are not away"),
+    N_("you left the table"),
+    N_("{name} left"),
+    N_("Game over: {reason}"),
+    N_("the game has ended"),
+    N_("the game is over"),
+    N_("no hello within {n:g} seconds"),
+    N_("closed after {n:g} seconds without a word"),
+    N_("Time ran out for {name}: check ({n} of {limit} before sitting out)"),
+    N_("Time ran out for {name}: call ({n} of {limit} before sitting out)"),
+    N_("Time ran out for {name}: fold ({n} of {limit} before sitting out)"),
+    N_("Time ran out for {name}: all in ({n} of {limit} before sitting out)"),
+    N_("Time ran out for {name}: bet ({n} of {limit} before sitting out)"),
+    N_("Time ran out for {name}: raise ({n} of {limit} before sitting out)"),
+    N_("Time ran out for {name}: stock to active ({n} of {limit} before sitting out)"),
+    N_("Time ran out for {name}: cut ({n} of {limit} before sitting out)"),
+    N_("Time ran out for {name}: discard ({n} of {limit} before sitting out)"),
+    N_("Time ran out for {name} ({n} of {limit} before sitting out)"),
+    # why a game ended, inside "Game over: {reason}" (engine/scoring.py)
+    N_("{name} wins the game"),
+    N_("no players are left"),
+    N_("the agreed {n} hands have been played"),
 )
 """The sentences a host sends most often, as the source writes them (English). A host makes
 its messages in its own language; a client that gets one of these in any language the game
 speaks says it again in its player's language (:func:`heard`), and shows any other text as it
 came."""
 
-_PATTERNS: list[tuple[str, Any]] = []
+HOST_PLURALS: tuple[tuple[str, str], ...] = (
+    # (net/turns.py: ``ngettext`` by ``{n}``)
+    (("{name} timed out {n} time and is away: the table checks or folds for them until they "
+      "are back"),
+     ("{name} timed out {n} times and is away: the table checks or folds for them until they "
+      "are back")),
+)
+"""Host sentences whose words follow a number ``{n}`` (singular, plural), as
+:data:`HOST_SENTENCES`."""
+
+_NESTED = ("reason",)
+"""Placeholders that hold a host's sentence of their own (said again by :func:`heard` too)."""
+
+_PATTERNS: list[tuple[Any, Any]] = []
 
 
-def _patterns() -> list[tuple[str, Any]]:
-    """(template, pattern) for each sentence in each language the game speaks."""
+def _patterns() -> list[tuple[Any, Any]]:
+    """(template, pattern) for each sentence in each language the game speaks (a template of
+    :data:`HOST_PLURALS` is its (singular, plural) pair)."""
     import gettext
     import re
 
@@ -725,9 +768,12 @@ def _patterns() -> list[tuple[str, Any]]:
     if not _PATTERNS:
         catalogs = [gettext.translation(i18n.DOMAIN, i18n.LOCALE_DIR, [code], fallback=True)
                     for code in i18n.LANGUAGES if code != "en"]
-        for template in HOST_SENTENCES:
-            sources = dict.fromkeys([template, *(c.gettext(template) for c in catalogs)])
-            for source in sources:
+        templates: list[tuple[Any, list[str]]] = [
+            (t, [t, *(c.gettext(t) for c in catalogs)]) for t in HOST_SENTENCES]
+        templates += [(pair, [*pair, *(c.ngettext(*pair, n) for c in catalogs for n in (1, 2))])
+                      for pair in HOST_PLURALS]
+        for template, said in templates:
+            for source in dict.fromkeys(said):
                 parts, seen = [], set()
                 for i, piece in enumerate(re.split(r"(\{\w+(?::[^}]*)?\})", source)):
                     if i % 2 == 0:
@@ -754,13 +800,32 @@ def heard(text: str) -> str:
         return text
     upper = text[:1].isupper()
     lowered = text[:1].lower() + text[1:]
+    best: tuple[int, Any, Any] | None = None
     for template, pattern in _patterns():
         found = pattern.fullmatch(text) or pattern.fullmatch(lowered)
         if found is None:
             continue
-        words = re.sub(r"\{(\w+):[^}]*\}", r"{\1}", _(template))
+        # the sentence that leaves the least to its placeholders is the one meant ("Bo is
+        # back" is not "{name} is back" when a longer sentence ends in "is back")
+        loose = sum(len(v) for v in found.groupdict().values())
+        if best is None or loose < best[0]:
+            best = (loose, template, found)
+    if best is not None:
+        __, template, found = best
+        values = found.groupdict()
+        if isinstance(template, tuple):
+            try:
+                words = ngettext(*template, int(values["n"]))
+            except (KeyError, ValueError):
+                return text
+        else:
+            words = _(template)
+        for key in _NESTED:
+            if key in values:
+                values[key] = heard(values[key])
+        words = re.sub(r"\{(\w+):[^}]*\}", r"{\1}", words)
         try:
-            said = words.format(**found.groupdict())
+            said = words.format(**values)
         except (KeyError, IndexError, ValueError):
             return text
         return said[:1].upper() + said[1:] if upper else said

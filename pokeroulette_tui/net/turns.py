@@ -17,6 +17,7 @@ from pokeroulette_tui.engine.actions import (
     action_from_dict,
 )
 from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.i18n import N_, _, ngettext
 from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.seats import Conn, HostParts, Out
@@ -25,6 +26,21 @@ if TYPE_CHECKING:
     pass
 
 log = logging.getLogger("pokeroulette.net")
+
+TIMED_OUT: dict[str, str] = {
+    "check": N_("Time ran out for {name}: check ({n} of {limit} before sitting out)"),
+    "call": N_("Time ran out for {name}: call ({n} of {limit} before sitting out)"),
+    "fold": N_("Time ran out for {name}: fold ({n} of {limit} before sitting out)"),
+    "all_in": N_("Time ran out for {name}: all in ({n} of {limit} before sitting out)"),
+    "bet": N_("Time ran out for {name}: bet ({n} of {limit} before sitting out)"),
+    "raise": N_("Time ran out for {name}: raise ({n} of {limit} before sitting out)"),
+    "stock_to_active": N_("Time ran out for {name}: stock to active ({n} of {limit} before "
+                          "sitting out)"),
+    "cut": N_("Time ran out for {name}: cut ({n} of {limit} before sitting out)"),
+    "discard": N_("Time ran out for {name}: discard ({n} of {limit} before sitting out)"),
+}
+"""What the others are told when the turn timer played for a seat, by the kind of action it
+played (a whole sentence each: the action's words sit differently in each language)."""
 
 
 class Turns(HostParts):
@@ -39,27 +55,27 @@ class Turns(HostParts):
     def _on_act(self, conn: Conn, msg: M.Act, now: float) -> list[Out]:
         ref = msg.id
         if ref <= conn.last_id:
-            raise P.ProtocolError("this request id was used already (replayed action ignored)")
+            raise P.ProtocolError(_("this request id was used already (replayed action ignored)"))
         conn.last_id = ref
         if not self.started:
-            raise P.ProtocolError("the game has not started")
+            raise P.ProtocolError(_("the game has not started"))
         seat = self.seat_of(conn.player)
         if seat is None:
-            raise P.ProtocolError("spectators cannot act")
+            raise P.ProtocolError(_("spectators cannot act"))
         version, raw = msg.version, msg.action
         if raw.get("seat", seat) != seat:
-            raise P.ProtocolError("you can only act for your own seat")
+            raise P.ProtocolError(_("you can only act for your own seat"))
         try:
             action = action_from_dict({**raw, "seat": seat})
         except IllegalAction as exc:
             raise P.ProtocolError(str(exc)) from None
         if isinstance(action, (StartHand, Advance)):
-            raise P.ProtocolError("only the dealer deals")
+            raise P.ProtocolError(_("only the dealer deals"))
         if isinstance(action, Leave):
             return self._on_leave(conn, msg, now)
         if not self.driver.turn_start <= version <= self.version:
-            raise P.ProtocolError("stale action: the table has moved on since that view, "
-                                  "nothing was done")
+            raise P.ProtocolError(_("stale action: the table has moved on since that view, "
+                                    "nothing was done"))
         try:
             events = self.driver.play(action, now)
         except IllegalAction as exc:
@@ -68,30 +84,31 @@ class Turns(HostParts):
         self.table.state.timeouts[seat] = 0
         out = self._apply(events, action, now)
         if was_away:
-            out += self._notice(f"{conn.player.name} is back") + self._lobby_all()
+            out += self._notice(_("{name} is back").format(name=conn.player.name)) \
+                + self._lobby_all()
         return out + [Out(conn.cid, M.Ack(id=ref, version=self.version).to_wire())]
 
     def _on_back(self, conn: Conn, msg: M.Back, now: float) -> list[Out]:
         seat = self.seat_of(conn.player)
         if seat is None or not self.started or not self.away(seat):
-            return [Out(conn.cid, M.Notice("you are not away").to_wire())]
+            return [Out(conn.cid, M.Notice(_("you are not away")).to_wire())]
         self.table.state.timeouts[seat] = 0
         self.driver.rearm(now)  # a full turn again
         self._wake_for_timer()
-        return self._notice(f"{conn.player.name} is back") + self._lobby_all()
+        return self._notice(_("{name} is back").format(name=conn.player.name)) + self._lobby_all()
 
     def _on_leave(self, conn: Conn, msg: M.Leave | M.Act, now: float) -> list[Out]:
         player = conn.player
         conn.closing = True
         conn.player = None
-        out = [Out(conn.cid, M.Bye("you left the table").to_wire(), close=True)]
+        out = [Out(conn.cid, M.Bye(_("you left the table")).to_wire(), close=True)]
         if player is None:
             return out
         player.cid = None
         log.info("%s left the table", player.name)
         if not self.started:
             self.players.remove(player)
-            return out + self._notice(f"{player.name} left") + self._lobby_all() \
+            return out + self._notice(_("{name} left").format(name=player.name)) + self._lobby_all() \
                 + self._maybe_autostart(now)
         seat = self.seat_of(player)
         out += self._apply(self.driver.leave(seat, now), Leave(seat=seat), now)
@@ -114,7 +131,8 @@ class Turns(HostParts):
         out += self._broadcast(events, now)
         state = self.table.state
         if state.game_over:
-            out += self._notice("Game over: " + (state.game_over_reason or "the game has ended"))
+            out += self._notice(_("Game over: {reason}").format(
+                reason=state.game_over_reason or _("the game has ended")))
             out += [self._goodbye(c) for c in self._live()]
         return out
 
@@ -135,7 +153,7 @@ class Turns(HostParts):
             + self._lobby_flush(now)
         if self.table is None or self.table.state.game_over:
             return out
-        for _ in range(max_steps):
+        for __ in range(max_steps):
             step = self.driver.step(now)
             if step.job is not None:
                 self._bot_job = step.job  # for take_bot_job(): it thinks in a worker thread
@@ -170,16 +188,16 @@ class Turns(HostParts):
                 break
             c.closing = True
             self._admitted(c)
-            out.append(Out(c.cid, M.Error(f"no hello within {cfg.hello_timeout:g} seconds",
-                                          fatal=True).to_wire(), close=True))
+            out.append(Out(c.cid, M.Error(_("no hello within {n:g} seconds").format(
+                n=cfg.hello_timeout), fatal=True).to_wire(), close=True))
         if cfg.spectator_idle > 0 and now >= self._idle_check:
             self._idle_check = now + min(1.0, cfg.spectator_idle / 4)
             for c in self.conns.values():
                 if c.spectator and not c.closing and now >= c.heard + cfg.spectator_idle:
                     c.closing = True
                     out.append(Out(c.cid, M.Error(
-                        f"closed after {cfg.spectator_idle:g} seconds without a word",
-                        fatal=True).to_wire(), close=True))
+                        _("closed after {n:g} seconds without a word").format(
+                            n=cfg.spectator_idle), fatal=True).to_wire(), close=True))
             if any(c.spectator for c in self.conns.values()):
                 self._wake(self._idle_check)
         return out
@@ -207,7 +225,13 @@ class Turns(HostParts):
         name = self.players[seat].name
         n, limit = state.timeouts[seat], self.config.away_after
         if n >= limit:
-            return self._notice(f"{name} timed out {n} times and is away: the table checks or "
-                                f"folds for them until they are back") + self._lobby_all()
-        return self._notice(f"Time ran out for {name}: {action.kind.replace('_', ' ')} "
-                            f"({n} of {limit} before sitting out)")
+            return self._notice(ngettext(
+                "{name} timed out {n} time and is away: the table checks or folds for them "
+                "until they are back",
+                "{name} timed out {n} times and is away: the table checks or folds for them "
+                "until they are back", n).format(name=name, n=n)) + self._lobby_all()
+        words = TIMED_OUT.get(action.kind)
+        if words is None:  # (the timer plays only the kinds above)
+            return self._notice(_("Time ran out for {name} ({n} of {limit} before sitting "
+                                  "out)").format(name=name, n=n, limit=limit))
+        return self._notice(_(words).format(name=name, n=n, limit=limit))
