@@ -415,7 +415,8 @@ class RemoteSession(Session):
         events = tuple(Event.from_dict(e) for e in m.events)
         problems = self.verifier.on_state(view, events, m.reveals)
         if problems:  # said in the log too, for the rest of the game
-            events += tuple(Event("deck_check", "⚠ deck check: " + p, hand_no=view.hand_no)
+            events += tuple(Event("deck_check", _("⚠ deck check: {problem}").format(problem=p),
+                                  hand_no=view.hand_no)
                             for p in problems)
         self._view = view
         self.version = m.version

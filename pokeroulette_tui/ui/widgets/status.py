@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 from rich.text import Text
 from textual.reactive import reactive
@@ -21,14 +22,20 @@ def fairness_badge(summary: str) -> Text:
     'deck ✓ 12'
     >>> str(fairness_badge("deck check FAILED (hand 2): card 7 does not match"))
     'deck ✗ FAILED'
+
+    The summary is in the player's language: a failure says FAILED or ✗, a pass ✓ and
+    then the hand and the count of cards checked, in that order in every language.
+
+    >>> str(fairness_badge("pakan tarkistus ✓ jako 1: kaikki sinulle näytetyt kortit (14) ..."))
+    'deck ✓ 14'
     """
     if not summary:
         return Text()
-    if "FAILED" in summary:
+    if "FAILED" in summary or "✗" in summary:
         return Text(_("deck ✗ FAILED"), style="bold reverse")
     if "✓" in summary:
-        count = summary.split(" all ", 1)[-1].split(" ", 1)[0]
-        return Text(_("deck ✓ {n}").format(n=count) if count.isdigit() else _("deck ✓"),
+        numbers = re.findall(r"\d+", summary)
+        return Text(_("deck ✓ {n}").format(n=numbers[1]) if len(numbers) > 1 else _("deck ✓"),
                     style="bold")
     return Text(_("deck ?"), style="italic")
 
