@@ -278,7 +278,8 @@ class RemoteSession(Session):
                 try:
                     msg = P.decode(line)
                 except P.ProtocolError as exc:
-                    self._note(f"a garbled message from the server was ignored ({exc.message})")
+                    self._note(_("a garbled message from the server was ignored "
+                                 "({problem})").format(problem=exc.message))
                     continue
                 try:
                     if not self._handle(msg):
