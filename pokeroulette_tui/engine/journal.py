@@ -23,7 +23,7 @@ append; damage anywhere else is a :class:`~pokeroulette_tui.engine.save.SaveErro
 >>> g = new_game(RuleSet(), ["Ana", "Bo", "Cy"], seed=3)
 >>> lines = [checkpoint(g, [], seed=3, names=["Ana", "Bo", "Cy"])]
 >>> acts = []
->>> for _ in range(12):
+>>> for __ in range(12):
 ...     a = legal_actions(g, None if dealer_to_act(g) else g.to_act)[0]
 ...     events = apply(g, a); acts.append(a); lines.append(action_line(a, g, events))
 >>> loaded = loads("".join(lines))
@@ -42,6 +42,7 @@ from typing import Any, Callable, Sequence
 from pokeroulette_tui.engine.actions import Action, IllegalAction, StartHand, action_from_dict
 from pokeroulette_tui.engine.events import Event, add_to_history
 from pokeroulette_tui.engine.game import apply, dealer_to_act  # noqa: F401 - dealer_to_act: doctest
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleError
 from pokeroulette_tui.engine.save import (MAX_SAVE_BYTES, Saved, SaveError, atomic_write,
                                           checked_state)
@@ -133,25 +134,28 @@ def loads(text: str, *, source: str = "the journal", history: int = 50) -> Loade
     good = len(text.encode("utf-8")) - len(tail.encode("utf-8"))  # in bytes, for truncate
     torn = bool(tail)
     if not lines:
-        raise SaveError(f"{source} is empty or cut short before its first line")
+        raise SaveError(_("{source} is empty or cut short before its first line").format(source=source))
     try:
         head = json.loads(lines[0])
     except (json.JSONDecodeError, RecursionError, ValueError) as exc:
-        raise SaveError(f"{source} is not a pokeroulette journal ({type(exc).__name__})") from None
+        raise SaveError(_("{source} is not a pokeroulette journal ({error})").format(
+            source=source, error=type(exc).__name__)) from None
     if not isinstance(head, dict) or head.get("format") != FORMAT:
-        raise SaveError(f"{source} is not a pokeroulette journal")
+        raise SaveError(_("{source} is not a pokeroulette journal").format(source=source))
     if type(head.get("version")) is not int or head["version"] != VERSION:
-        raise SaveError(f"{source} is journal version {head.get('version')!r}; "
-                        f"this version of the game reads version {VERSION}")
+        raise SaveError(_("{source} is journal version {version}; this version of the game reads version "
+                          "{current}").format(source=source, version=repr(head.get('version')),
+                                              current=VERSION))
     try:
         return _replay(head, lines[1:], source, history, good, torn)
     except SaveError:
         raise
     except (RuleError, IllegalAction) as exc:
-        raise SaveError(f"{source} is damaged: {exc}") from None
+        raise SaveError(_("{source} is damaged: {problem}").format(source=source, problem=exc)) from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError,
             RecursionError) as exc:
-        raise SaveError(f"{source} is damaged ({type(exc).__name__}: {str(exc)[:80]})") from None
+        raise SaveError(_("{source} is damaged ({error})").format(
+            source=source, error=f"{type(exc).__name__}: {str(exc)[:80]}")) from None
 
 
 def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, good: int,
@@ -165,12 +169,14 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
         try:
             record = json.loads(line)
         except (json.JSONDecodeError, RecursionError, ValueError):
-            raise SaveError(f"{source} is damaged at line {number} (not JSON)") from None
+            raise SaveError(_("{source} is damaged at line {number} (not JSON)").format(
+                source=source, number=number)) from None
         if not isinstance(record, dict):
-            raise SaveError(f"{source} is damaged at line {number}")
+            raise SaveError(_("{source} is damaged at line {number}").format(source=source, number=number))
         if "net" in record:
             if not isinstance(record["net"], dict):
-                raise SaveError(f"{source} is damaged at line {number} (its net data)")
+                raise SaveError(_("{source} is damaged at line {number} (its net data)").format(
+                    source=source, number=number))
             net.update(record["net"])
             if "a" not in record:
                 continue
@@ -196,7 +202,7 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
     names = [str(n) for n in head.get("names", [])] if isinstance(head.get("names"), list) else []
     seed = head.get("seed")
     if seed is not None and not isinstance(seed, int):
-        raise SaveError(f"{source} is damaged: the seed is not a number")
+        raise SaveError(_("{source} is damaged: the seed is not a number").format(source=source))
     return Loaded(state=state, actions=actions, seed=seed, names=names, meta=meta, hands=hands,
                   current=current, good_bytes=good, torn=torn)
 
@@ -206,12 +212,12 @@ def load(path: Path | str, *, history: int = 50) -> Loaded:
     path = Path(path)
     try:
         if path.stat().st_size > MAX_SAVE_BYTES:
-            raise SaveError(f"{path} is too large to be a save file")
+            raise SaveError(_("{path} is too large to be a save file").format(path=path))
         data = path.read_bytes()
     except FileNotFoundError:
-        raise SaveError(f"no save file at {path}") from None
+        raise SaveError(_("no save file at {path}").format(path=path)) from None
     except OSError as exc:
-        raise SaveError(f"cannot read {path}: {exc}") from None
+        raise SaveError(_("cannot read {path}: {problem}").format(path=path, problem=exc)) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -220,7 +226,7 @@ def load(path: Path | str, *, history: int = 50) -> Loaded:
         try:
             text = data[:cut].decode("utf-8") + "\ufffd"
         except UnicodeDecodeError:
-            raise SaveError(f"{path} is damaged (not UTF-8 text)") from None
+            raise SaveError(_("{path} is damaged (not UTF-8 text)").format(path=path)) from None
     return loads(text, source=str(path), history=history)
 
 

@@ -17,6 +17,7 @@ from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.game import (apply, check_invariants, dealer_to_act, legal_actions,
                                           new_game)
+from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleError, RuleSet
 from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.engine.state import LEFT, OUT, PLAYING, GameState, Seat
@@ -95,22 +96,26 @@ def loads(text: str, *, source: str = "the save") -> Saved:
     try:
         doc = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SaveError(f"{source} is not valid JSON (corrupt or truncated?): {exc.msg}") from None
+        raise SaveError(_("{source} is not valid JSON (corrupt or truncated?): {error}").format(
+            source=source, error=exc.msg)) from None
     except (RecursionError, ValueError, TypeError) as exc:
-        raise SaveError(f"{source} is not valid JSON ({type(exc).__name__})") from None
+        raise SaveError(_("{source} is not valid JSON ({error})").format(
+            source=source, error=type(exc).__name__)) from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise SaveError(f"{source} is not a pokeroulette save file")
+        raise SaveError(_("{source} is not a pokeroulette save file").format(source=source))
     if type(doc.get("version")) is not int or doc.get("version") != VERSION:
-        raise SaveError(f"{source} is save format version {doc.get('version')!r}; "
-                        f"this version of the game reads version {VERSION}")
+        raise SaveError(_("{source} is save format version {version}; this version of the game reads "
+                          "version {current}").format(source=source, version=repr(doc.get('version')),
+                                                      current=VERSION))
     state = checked_state(doc.get("state"), source)
     try:
         actions = [action_from_dict(a) for a in doc.get("actions", [])]
     except (IllegalAction, KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise SaveError(f"{source} is damaged ({type(exc).__name__}: {str(exc)[:80]})") from None
+        raise SaveError(_("{source} is damaged ({error})").format(
+            source=source, error=f"{type(exc).__name__}: {str(exc)[:80]}")) from None
     seed = doc.get("seed")
     if seed is not None and not isinstance(seed, int):
-        raise SaveError(f"{source} is damaged: the seed is not a number")
+        raise SaveError(_("{source} is damaged: the seed is not a number").format(source=source))
     meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
     names = [str(n) for n in doc.get("names", [])] if isinstance(doc.get("names"), list) else []
     return Saved(state=state, actions=actions, seed=seed, names=names, meta=meta)
@@ -121,20 +126,22 @@ def checked_state(data: Any, source: str, *, playable: bool = True) -> GameState
     (with ``playable``) a game that can go on. Any problem raises SaveError."""
     try:
         if not isinstance(data, dict):
-            raise SaveError("it holds no game state")
+            raise SaveError(_("it holds no game state"))
         state = GameState.from_dict(data)
         _validate(state)
         problems = check_invariants(state)
     except (RuleError, IllegalAction, SaveError) as exc:
-        raise SaveError(f"{source} is damaged: {exc}") from None
+        raise SaveError(_("{source} is damaged: {problem}").format(source=source, problem=exc)) from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError,
             RecursionError) as exc:
-        raise SaveError(f"{source} is damaged ({type(exc).__name__}: {str(exc)[:80]})") from None
+        raise SaveError(_("{source} is damaged ({error})").format(
+            source=source, error=f"{type(exc).__name__}: {str(exc)[:80]}")) from None
     if problems:
-        raise SaveError(f"{source} is damaged: {problems[0]}")
+        raise SaveError(_("{source} is damaged: {problem}").format(source=source, problem=problems[0]))
     problem = _playable(state) if playable else ""
     if problem:
-        raise SaveError(f"{source} is damaged: the game cannot go on from it ({problem})")
+        raise SaveError(_("{source} is damaged: the game cannot go on from it ({problem})").format(
+            source=source, problem=problem))
     return state
 
 
@@ -177,18 +184,19 @@ def _validate(state: GameState) -> None:
             if hint is random.Random or name == "rules":
                 continue
             if not _fits(getattr(obj, name), hint):
-                raise SaveError(f"{name} has a value of the wrong kind")
+                raise SaveError(_("{name} has a value of the wrong kind").format(name=name))
     n = state.n
     if not 2 <= n <= 52:
-        raise SaveError(f"a table has 2 to 52 seats, not {n}")
+        raise SaveError(_("a table has 2 to 52 seats, not {n}").format(n=n))
     seats = [state.to_act, state.match_claimed_by, *state.pending, *(state.decider or ()),
              *state.hand_start_chips, *state.timeouts]
     if any(s is not None and not 0 <= s < n for s in seats) or not -1 <= state.button < n:
-        raise SaveError("a seat number is out of range")
+        raise SaveError(_("a seat number is out of range"))
     if not 0 <= state.decks <= MAX_DECKS:
-        raise SaveError(f"{state.decks} decks is not a number of decks this game uses")
+        raise SaveError(_("{decks} decks is not a number of decks this game uses").format(
+            decks=state.decks))
     if any(s.status not in (PLAYING, OUT, LEFT) for s in state.seats):
-        raise SaveError("a seat has an unknown status")
+        raise SaveError(_("a seat has an unknown status"))
 
 
 _MID_HAND = (Phase.DEALT, Phase.MATCHED, Phase.BETTING, Phase.STOCK_TO_ACTIVE, Phase.FINAL,
@@ -234,12 +242,12 @@ def load(path: Path | str) -> Saved:
     path = Path(path)
     try:
         if path.stat().st_size > MAX_SAVE_BYTES:
-            raise SaveError(f"{path} is too large to be a save file")
+            raise SaveError(_("{path} is too large to be a save file").format(path=path))
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise SaveError(f"no save file at {path}") from None
+        raise SaveError(_("no save file at {path}").format(path=path)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise SaveError(f"cannot read {path}: {exc}") from None
+        raise SaveError(_("cannot read {path}: {problem}").format(path=path, problem=exc)) from None
     return loads(text, source=str(path))
 
 

@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Iterator
 
+from pokeroulette_tui.engine.i18n import _, ngettext
 from pokeroulette_tui.engine.save import atomic_write, private_dir
 from pokeroulette_tui.engine.stats import GameRecord, HandRecord, PlayerStats, record_from_dict
 
@@ -84,26 +85,29 @@ class StatsStore:
         path = self.path(player)
         try:
             if path.stat().st_size > MAX_BYTES:
-                self._set_aside(path, player, [], f"it is over {MAX_BYTES // 2**20} MB", None)
+                self._set_aside(path, player, [], _("it is over {mb} MB").format(
+                    mb=MAX_BYTES // 2**20), None)
                 return stats, []
             data = path.read_bytes()
         except FileNotFoundError:
             return stats, []
         except OSError as exc:
-            self.problems.append(f"The statistics of {player} cannot be read ({exc.strerror}).")
+            self.problems.append(_("The statistics of {player} cannot be read ({problem}).").format(
+                player=player, problem=exc.strerror))
             return stats, []
         records: list[HandRecord | GameRecord] = []
         totals = None
         bad: list[str] = []
-        complete, _, _torn = data.rpartition(b"\n")  # a torn last line: a write cut short
+        complete, __, _torn = data.rpartition(b"\n")  # a torn last line: a write cut short
         for number, line in enumerate(complete.split(b"\n") if complete else [], start=1):
             try:
                 doc = json.loads(line)
                 if number == 1:
                     if not (isinstance(doc, dict) and doc.get("format") == FORMAT):
-                        raise ValueError("the first line is not a statistics header")
+                        raise ValueError(_("the first line is not a statistics header"))
                     if doc.get("version") != VERSION:
-                        raise ValueError(f"it is format version {doc.get('version')!r}")
+                        raise ValueError(_("it is format version {version}").format(
+                            version=repr(doc.get('version'))))
                     continue
                 if isinstance(doc, dict) and doc.get("kind") == "totals" and totals is None:
                     stats.load_totals(doc)
@@ -111,13 +115,16 @@ class StatsStore:
                     continue
                 records.append(record_from_dict(doc))
             except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-                bad.append(f"line {number}: {str(exc)[:80] or type(exc).__name__}")
+                bad.append(_("line {number}: {error}").format(
+                    number=number, error=str(exc)[:80] or type(exc).__name__))
                 if number == 1:  # not a statistics file at all: keep nothing of it
                     records = []
                     break
         if bad:
-            more = f" and {len(bad) - 1} more" if len(bad) > 1 else ""
-            self._set_aside(path, player, records, bad[0] + more, totals)
+            why = bad[0] if len(bad) == 1 else ngettext(
+                "{first} and {n} more", "{first} and {n} more", len(bad) - 1).format(
+                first=bad[0], n=len(bad) - 1)
+            self._set_aside(path, player, records, why, totals)
         return stats, records
 
     def load(self, player: str) -> PlayerStats:
@@ -147,12 +154,20 @@ class StatsStore:
             os.replace(path, aside)
             if good or totals:
                 self._rewrite(player, good, totals)
-            kept = f"; its {len(good)} readable records were kept" if good else ""
-            self.problems.append(f"The statistics file of {player} was damaged ({why}). "
-                                 f"It was set aside as {aside}{kept}.")
+            if good:
+                said = ngettext(
+                    "The statistics file of {player} was damaged ({why}). It was set aside as "
+                    "{aside}; its {n} readable record was kept.",
+                    "The statistics file of {player} was damaged ({why}). It was set aside as "
+                    "{aside}; its {n} readable records were kept.", len(good))
+            else:
+                said = _("The statistics file of {player} was damaged ({why}). It was set aside "
+                         "as {aside}.")
+            self.problems.append(said.format(player=player, why=why, aside=aside, n=len(good)))
         except OSError as exc:
-            self.problems.append(f"The statistics file of {player} is damaged ({why}) and "
-                                 f"could not be set aside ({exc.strerror}).")
+            self.problems.append(_("The statistics file of {player} is damaged ({why}) and could "
+                                   "not be set aside ({problem}).").format(
+                                       player=player, why=why, problem=exc.strerror))
 
     # -- writing ------------------------------------------------------------------------------
     def append(self, player: str, records: list[HandRecord | GameRecord]) -> None:

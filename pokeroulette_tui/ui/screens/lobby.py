@@ -23,6 +23,7 @@ from pokeroulette_tui.engine.actions import IllegalAction
 from pokeroulette_tui.engine.i18n import N_, _, language
 from pokeroulette_tui.engine.rules import RuleSet, describe_rules
 from pokeroulette_tui.net.client import ConnectError, RemoteSession
+from pokeroulette_tui.net.messages import heard
 from pokeroulette_tui.session import Session
 from pokeroulette_tui.ui.app import PokerApp
 from pokeroulette_tui.ui.widgets.chat import chat_text
@@ -71,8 +72,9 @@ def lobby_summary(lobby: dict[str, Any]) -> Text:
     problem = lobby.get("start_problem") or ""
     out.append("\n")
     starts_in = lobby.get("starts_in")
-    if problem:
-        out.append(_("Not ready to deal: {problem}").format(problem=problem), style="italic")
+    if problem:  # the host's words: said again in this player's language when known
+        out.append(_("Not ready to deal: {problem}").format(problem=heard(problem)),
+                   style="italic")
     elif isinstance(starts_in, (int, float)) and starts_in > 0:
         out.append(_("Everyone is ready: dealing in {seconds} s (unless someone joins)").format(
             seconds=f"{starts_in:.0f}"), style="bold")
