@@ -136,4 +136,4 @@ async def test_switching_language_redraws_the_casino_screen(tmp_path):
         await screen.retranslate()
         await step(pilot)
         status = str(screen.query_one("#casino-status").render())
-        assert "BARA LEKPENGAR" in status and "kassa 1,000" in status
+        assert "BARA LEKPENGAR" in status and "kassa 1\u00a0000" in status  # 1 000: Swedish

@@ -32,7 +32,10 @@ from __future__ import annotations
 import contextvars
 import gettext
 import os
+import string
 from collections.abc import Callable, Mapping
+from numbers import Number
+from typing import Any
 from pathlib import Path
 
 DOMAIN = "pokeroulette"
@@ -156,9 +159,49 @@ def on_change(listener: Callable[[str], None]) -> Callable[[], None]:
     return lambda: _listeners.remove(listener) if listener in _listeners else None
 
 
+NUMBER_MARKS: dict[str, tuple[str, str]] = {"fi": ("\u00a0", ","), "sv": ("\u00a0", ",")}
+"""How a language groups thousands and marks decimals, where it differs from English's
+``1,000.5``: Finnish and Swedish write ``1 000,5`` (a no-break space between thousands)."""
+
+
+class _NumberFormatter(string.Formatter):
+    """``str.format`` that writes each number's ``,`` and ``.`` the language's way (the
+    text around the numbers is left as it is)."""
+
+    def __init__(self, group: str, decimal: str) -> None:
+        self.marks = str.maketrans({",": group, ".": decimal})
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        text = format(value, format_spec)
+        if isinstance(value, Number) and not isinstance(value, bool):
+            return text.translate(self.marks)
+        return text
+
+
+class Localized(str):
+    """A message in a language that writes numbers its own way: its :meth:`format` puts
+    that language's marks in every number it formats (``{amount:,}``, ``{share:.1%}``).
+
+    >>> Localized("kassa {amount:,} · {p:.1%}").format(amount=12500, p=0.125)
+    'kassa 12\xa0500 · 12,5%'
+    """
+
+    __slots__ = ()
+    _formatter = _NumberFormatter(*NUMBER_MARKS["fi"])  # (Finnish and Swedish agree)
+
+    def format(self, /, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
+        return self._formatter.vformat(self, args, kwargs)
+
+
+def _localized(text: str) -> str:
+    """``text`` as the language spoken now writes its numbers (see :class:`Localized`)."""
+    return Localized(text) if _speech.get().code in NUMBER_MARKS else text
+
+
 def _(message: str) -> str:
-    """``message`` in the current language (itself if the catalog has no translation)."""
-    return _speech.get().translation.gettext(message) if message else message
+    """``message`` in the current language (itself if the catalog has no translation); in
+    Finnish and Swedish its ``format`` writes numbers their way (``1 000``, ``0,5``)."""
+    return _localized(_speech.get().translation.gettext(message)) if message else message
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
@@ -167,13 +210,13 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     >>> ngettext("{n} card", "{n} cards", 2).format(n=2)
     '2 cards'
     """
-    return _speech.get().translation.ngettext(singular, plural, n)
+    return _localized(_speech.get().translation.ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` in the current language where the same English word needs another
     translation in another place (``context`` tells them apart)."""
-    return _speech.get().translation.pgettext(context, message)
+    return _localized(_speech.get().translation.pgettext(context, message))
 
 
 def N_(message: str) -> str:
