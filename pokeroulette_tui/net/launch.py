@@ -273,8 +273,8 @@ def serve_and_sit(args: argparse.Namespace, rules: RuleSet, password: str | None
                                 fingerprint=where.fingerprint or None)
         back = f"pokeroulette join 127.0.0.1:{where.port} --name {session.name}"
     lines = banner(probe, where, args)
-    lines.append(f"  the table runs on its own (pid {proc.pid}); if this terminal is lost, "
-                 f"come back with: {back}")
+    lines.append("  " + _("the table runs on its own (pid {pid}); if this terminal is lost, "
+                          "come back with: {command}").format(pid=proc.pid, command=back))
     return HostedTable(proc, session, lines, back, stop_command(args, where))
 
 
