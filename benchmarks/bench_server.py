@@ -2,7 +2,9 @@
 
 Run ``python benchmarks/bench_server.py`` (options: ``--tables``, ``--clients``, ``--seconds``,
 ``--rounds``, ``--think`` seconds before each bot action, ``--pace`` seconds between a table's
-actions on average, ``--procs`` server processes, ``--mode journal|none|both``, ``--no-tls``).
+actions on average, ``--procs`` server processes, ``--mode journal|none|both|deltas``,
+``--no-tls``; ``--mode deltas`` plays the journal's runs against the same with the clients
+asking for state deltas, and "state bytes sent" is what the clients read of state lines).
 Every connection is TLS, as a host serves by default (``--no-tls``: plain TCP). The servers run
 in child processes (one event loop each, like ``pokeroulette host`` per table sharing a
 machine); the bot clients run in this process as light line clients (JSON only), so the
@@ -104,9 +106,13 @@ class BotClient:
     """A bot at a remote table: random but mostly passive choices; times each action."""
 
     def __init__(self, name: str, seed: int, think: float = 0.0, pace: float = 0.0,
-                 tls: bool = True) -> None:
+                 tls: bool = True, deltas: bool = False) -> None:
         self.name = name
         self.tls = tls
+        self.deltas = deltas  # asks for state deltas and applies them, as RemoteSession does
+        self.view: dict | None = None
+        self.serial: int | None = None
+        self.received = 0  # bytes of state lines read
         self.think = think
         self.pace = pace
         self.rng = random.Random(seed)
@@ -123,7 +129,10 @@ class BotClient:
     async def run(self, port: int, start: asyncio.Event, stop: asyncio.Event) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", port, limit=P.CLIENT_MAX_LINE,
                                                        ssl=_client_ssl(self.tls))
-        writer.write(P.encode({"type": "hello", "version": P.VERSION, "name": self.name}))
+        hello = {"type": "hello", "version": P.VERSION, "name": self.name}
+        if self.deltas:
+            hello["deltas"] = True
+        writer.write(P.encode(hello))
         await writer.drain()
         while self.seat is None:  # seated before anyone is ready (else a table may start early)
             msg = json.loads(await reader.readline())
@@ -144,12 +153,24 @@ class BotClient:
                     self.seat = msg["seat"]
                 if kind != "state":
                     continue
+                self.received += len(line)
+                if "base" in msg:  # a delta: what changed since the line ``base``
+                    if self.view is None or msg["base"] != self.serial:
+                        raise RuntimeError(f"{self.name}: a delta on {msg['base']} after "
+                                           f"{self.serial}")
+                    view = {**self.view, **msg["view"]}
+                    if msg["players"]:
+                        view["players"] = list(view["players"])
+                        for i, entry in msg["players"]:
+                            view["players"][i] = {**view["players"][i], **entry}
+                else:
+                    view = msg["view"]
+                self.view, self.serial = view, msg.get("serial")
                 now = time.perf_counter()
                 self.version = msg["version"]
                 if self.sent_at is not None and self.version > self.sent_version:
                     self.latencies.append(now - self.sent_at)
                     self.sent_at = None
-                view = msg["view"]
                 if view["game_over"]:
                     return
                 if view["to_act"] == self.seat and not view["dealer_step"] and self.sent_at is None:
@@ -324,16 +345,19 @@ class Window:
         self.user, self.system = servers.cpu()
         self.applied, self.groups, self.syncs, self.threaded = servers.counts()
         self.actions = sum(b.total for b in bots)
+        self.received = sum(b.received for b in bots)
 
 
-async def play(args: argparse.Namespace, journal: bool) -> dict[str, float]:
-    """One run of the tables with or without the journal; its figures."""
+async def play(args: argparse.Namespace, journal: bool, deltas: bool = False
+               ) -> dict[str, float]:
+    """One run of the tables with or without the journal (and with the clients asking for
+    state deltas or not); its figures."""
     servers = Servers(args, journal)
     hwm_idle = servers.rss()[1]
     pings = await ping_rtt(servers.ports[0], tls=args.tls)
     start, stop = asyncio.Event(), asyncio.Event()
     bots = [BotClient(f"Bot{t}-{c}", seed=t * 100 + c, think=args.think, pace=args.pace,
-                      tls=args.tls)
+                      tls=args.tls, deltas=deltas)
             for t in range(args.tables) for c in range(args.clients)]
     tasks = [asyncio.create_task(b.run(servers.ports[i // args.clients], start, stop))
              for i, b in enumerate(bots)]
@@ -371,16 +395,18 @@ async def play(args: argparse.Namespace, journal: bool) -> dict[str, float]:
         "p50": pct(lat, .5), "p99": pct(lat, .99), "max": max(lat, default=0) * 1000,
         "samples": len(lat), "rss": now_rss, "peak": peak_rss,
         "per_table": (now_rss - hwm_idle) * 1024 / args.tables,
+        "sent": (w2.received - w1.received) / warm,
         "bytes": journal_bytes, "client_cpu": client_cpu, "ping": statistics.median(pings) * 1000,
     }
 
 
 async def drive(args: argparse.Namespace) -> int:
-    modes = {"both": ["journal", "none"], "journal": ["journal"], "none": ["none"]}[args.mode]
+    modes = {"both": ["journal", "none"], "journal": ["journal"], "none": ["none"],
+             "deltas": ["journal", "deltas"]}[args.mode]
     runs: dict[str, list[dict[str, float]]] = {m: [] for m in modes}
     for r in range(args.rounds):
         for mode in (modes if r % 2 == 0 else modes[::-1]):  # alternate the order
-            runs[mode].append(await play(args, mode == "journal"))
+            runs[mode].append(await play(args, mode != "none", deltas=mode == "deltas"))
     ref = engine_alone(3.0)
     med = {m: {k: statistics.median(run[k] for run in rs) for k in rs[0]} for m, rs in runs.items()}
 
@@ -400,6 +426,7 @@ async def drive(args: argparse.Namespace) -> int:
         ("latency p50 ms", "p50", "{:.2f}"),
         ("latency p99 ms", "p99", "{:.2f}"),
         ("latency max ms", "max", "{:.1f}"),
+        ("state bytes sent/client action", "sent", "{:,.0f}"),
         ("disk groups/client action", "groups", "{:.2f}"),
         ("fdatasync/client action", "syncs", "{:.2f}"),
         ("groups written in threads", "threaded", "{:.0%}"),
@@ -407,7 +434,7 @@ async def drive(args: argparse.Namespace) -> int:
         ("RSS KiB per table", "per_table", "{:,.0f}"),
     ]
     print(f"  {'':28}" + "".join(f"{m:>16}" for m in modes)
-          + (f"{'journal/none':>16}" if len(modes) == 2 else ""))
+          + (f"{modes[0] + '/' + modes[1]:>16}" if len(modes) == 2 else ""))
     for label, key, fmt in rows:
         cells = []
         for m in modes:
@@ -419,9 +446,17 @@ async def drive(args: argparse.Namespace) -> int:
             else:
                 cells.append(fmt.format(d[key]))
         ratio = ""
-        if len(modes) == 2 and key in ("cpu", "cold", "p50", "p99", "rate", "load"):
-            ratio = f"{med['journal'][key] / med['none'][key]:15.2f}×"
+        if len(modes) == 2 and key in ("cpu", "cold", "p50", "p99", "rate", "load", "sent"):
+            ratio = f"{med[modes[0]][key] / med[modes[1]][key]:15.2f}×"
         print(f"  {label:28}" + "".join(f"{c:>16}" for c in cells) + f"{ratio:>16}")
+    if args.rounds > 1:
+        for label, key in (("host CPU ms/client action", "cpu"), ("latency p99 ms", "p99")):
+            print(f"  {label + ', runs':28}" + "".join(
+                f"{min(r[key] for r in runs[m]):>8.2f}–{max(r[key] for r in runs[m]):<7.2f}"
+                for m in modes))
+    if "deltas" in med:
+        print("  deltas: the same tables, journal on, the clients asking for state deltas "
+              "(docs/PROTOCOL.md §4)")
     if "journal" in med:
         print(f"  journal on disk: {med['journal']['bytes'] / 1024:,.0f} KiB "
               f"in {args.tables} files")
@@ -440,9 +475,11 @@ async def drive(args: argparse.Namespace) -> int:
         verdict = "met" if med[m]["p99"] < goal else "NOT met"
         print(f"  p99 target (< {goal:g} ms on this machine), {m}: {verdict}")
     cpu_goal = 0.6
-    if "journal" in med:
-        verdict = "met" if med["journal"]["cpu"] <= cpu_goal else "NOT met"
-        print(f"  host CPU target (≤ {cpu_goal} ms per client action, journal on): {verdict}")
+    for m in modes:
+        if m != "none":
+            verdict = "met" if med[m]["cpu"] <= cpu_goal else "NOT met"
+            print(f"  host CPU target (≤ {cpu_goal} ms per client action, journal on), {m}: "
+                  f"{verdict}")
     return 0
 
 
@@ -454,7 +491,9 @@ def views(actions: int, seats: int = 5, seed: int = 1) -> int:
     built once, each seat's own entry spliced in) and, per seat, ``view_for(state, seat)``,
     ``to_dict()`` and ``json.dumps`` with the committer's openings of everything shown (what
     each seat's line would be if built on its own). Thread CPU time; the lines of both are
-    checked equal as JSON."""
+    checked equal as JSON. Third, timed the same way: the same broadcast as deltas (every seat
+    asked for them, docs/PROTOCOL.md §4), each applied to that seat's last view and checked
+    equal to its whole line's view."""
     from pokeroulette_tui.engine.game import apply, dealer_to_act, legal_actions, new_game
     from pokeroulette_tui.engine.view import view_for
     from pokeroulette_tui.net.commit import DeckCommitter, install_tracking
@@ -465,7 +504,11 @@ def views(actions: int, seats: int = 5, seed: int = 1) -> int:
     nonces = lambda rng: (lambda n: rng.randbytes(n))  # noqa: E731 - the same nonces both ways
     fast, plain = DeckCommitter(nonces(random.Random(seed))), \
         DeckCommitter(nonces(random.Random(seed)))
-    msgs = StateMessages()
+    third = DeckCommitter(nonces(random.Random(seed)))
+    msgs, dmsgs = StateMessages(), StateMessages()
+    delta_time = 0.0
+    delta_size = 0
+    last: dict[int, dict] = {}
     rng = random.Random(seed)
     events: list = []
     spliced = alone = 0.0
@@ -478,13 +521,20 @@ def views(actions: int, seats: int = 5, seed: int = 1) -> int:
         fast.refresh(g)
         g.rng.reshuffled[:] = kept
         plain.refresh(g)
+        g.rng.reshuffled[:] = kept
+        third.refresh(g)
         head = {"type": "state", "version": step}
         tail = {"deadline_in": None, "next_deal_in": None, "turn": g.to_act, "seats": []}
-        for order in ((0, 1) if step % 2 else (1, 0)):
+        for order in ((0, 1, 2) if step % 2 else (2, 1, 0)):
             t0 = clock()
             if order == 0:
                 lines = msgs.build(g, who, events, head, tail, fast)
                 spliced += clock() - t0
+            elif order == 2:
+                deltas: dict = {}
+                dmsgs.build(g, [], events, head, tail, third, deltas=who, track=True,
+                            delta_out=deltas)
+                delta_time += clock() - t0
             else:
                 own = {}
                 for seat in who:
@@ -499,8 +549,20 @@ def views(actions: int, seats: int = 5, seed: int = 1) -> int:
                 alone += clock() - t0
         for seat in who:
             a, b = json.loads(lines[seat]), json.loads(own[seat])
+            del a["serial"]
             assert a == b, f"step {step}, seat {seat}: the lines differ"
+            d = json.loads(deltas[seat])
+            if "base" in d:
+                view = {**last[seat], **d["view"]}
+                view["players"] = [dict(p) for p in view["players"]]
+                for i, fields in d["players"]:
+                    view["players"][i].update(fields)
+            else:
+                view = d["view"]
+            assert view == a["view"], f"step {step}, seat {seat}: the delta differs"
+            last[seat] = view
         size += sum(map(len, lines.values()))
+        delta_size += sum(map(len, deltas.values()))
         if g.game_over:
             break
         legal = legal_actions(g, None if dealer_to_act(g) else g.to_act)
@@ -516,8 +578,12 @@ def views(actions: int, seats: int = 5, seed: int = 1) -> int:
     print(f"  public part once, own entries spliced: {spliced / n * 1e6:8.1f} µs per step")
     print(f"  each seat's view built alone:          {alone / n * 1e6:8.1f} µs per step  "
           f"(reference)")
+    print(f"  the same as deltas:                    {delta_time / n * 1e6:8.1f} µs per step")
     print(f"  ratio: {spliced / alone:.2f}×; {size / n / seats:,.0f} bytes per seat's line; "
           "the lines are equal as JSON")
+    print(f"  deltas / whole lines: {delta_time / spliced:.2f}× the time, "
+          f"{delta_size / size:.2f}× the bytes ({delta_size / n / seats:,.0f} bytes per seat's "
+          "line); every delta applied gives the whole line's view")
     return 0
 
 
@@ -528,8 +594,10 @@ def main() -> int:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--rounds", type=int, default=1,
                     help="runs of each mode, alternating their order (medians are shown)")
-    ap.add_argument("--mode", choices=("both", "journal", "none"), default="both",
-                    help="with the journal, without, or both side by side (default)")
+    ap.add_argument("--mode", choices=("both", "journal", "none", "deltas"), default="both",
+                    help="with the journal, without, or both side by side (default); "
+                         "deltas: with the journal, whole views against clients that ask for "
+                         "state deltas, side by side")
     ap.add_argument("--no-save", action="store_true", help="the same as --mode none")
     ap.add_argument("--think", type=float, default=0.0,
                     help="seconds a bot client waits before acting (default 0: as fast as it can)")

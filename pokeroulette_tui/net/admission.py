@@ -177,6 +177,7 @@ class Admission(HostParts):
                                         "--password-file FILE or POKEROULETTE_PASSWORD)"),
                                       fatal=True)
         conn.name = name
+        conn.deltas = h.deltas
         if h.spectate:
             mine = conn.account.uid if conn.account is not None else None
             taken = next((p.name for p in self.players if P.same_name(p.name, conn.name)

@@ -38,18 +38,32 @@ class Broadcast(HostParts):
         is built and encoded once, each seat's own cards and options added
         (:mod:`pokeroulette_tui.net.wire`); spectators share one line."""
         live = [(c, self.seat_of(c.player)) for c in self._live()]
-        lines = self._state_lines([seat for __, seat in live], events, now)
-        return [Out(c.cid, data=lines[seat]) for c, seat in live]
+        base = self._states.serial
+        wants = [c.deltas and c.state_serial == base and c.state_seat == seat for c, seat in live]
+        deltas: dict[int | None, bytes] = {}
+        lines = self._state_lines([seat for (__, seat), d in zip(live, wants) if not d], events,
+                                  now, deltas=[seat for (__, seat), d in zip(live, wants) if d],
+                                  delta_out=deltas)
+        serial = self._states.serial
+        out = []
+        for (c, seat), d in zip(live, wants):
+            c.state_serial, c.state_seat = serial, seat  # what its next delta builds on
+            out.append(Out(c.cid, data=deltas[seat] if d else lines[seat]))
+        return out
 
     def _seat_status(self) -> list[dict[str, bool]]:
         return [{"connected": p.cid is not None or p.bot is not None, "away": self.away(i),
                  "bot": p.bot is not None} for i, p in enumerate(self.players)]
 
     def _state_lines(self, seats: list[int | None], events: list[Event], now: float,
-                     extra: dict[int | None, list[list[Any]]] | None = None
+                     extra: dict[int | None, list[list[Any]]] | None = None, *,
+                     deltas: list[int | None] | None = None,
+                     delta_out: dict[int | None, bytes] | None = None
                      ) -> dict[int | None, bytes]:
         """Encoded ``state`` lines for these seats (docs/PROTOCOL.md §4): the view has no
-        ``rules`` (the ``lobby`` message carries them)."""
+        ``rules`` (the ``lobby`` message carries them). With ``deltas`` (a broadcast) the
+        build is tracked: those seats' delta lines go to ``delta_out``. Without (a catch-up
+        line) its ``serial`` is null, and that connection's next line is whole."""
         state, driver = self.table.state, self.driver
         deadline_in = next_deal_in = None
         if driver.deadline is not None:
@@ -60,7 +74,8 @@ class Broadcast(HostParts):
             state, seats, events, {"type": M.State.kind, "version": self.version},
             {"deadline_in": deadline_in, "next_deal_in": next_deal_in, "turn": state.to_act,
              "seats": self._seat_status()},
-            self.committer, extra)
+            self.committer, extra, deltas=deltas or (), track=deltas is not None,
+            delta_out=delta_out)
 
     def _goodbye(self, conn: Conn) -> Out:
         """The game is over: the last word to a connection, which is then closed (a client

@@ -33,6 +33,13 @@ HISTORY_HANDS = 50
 """Hands of events a client keeps for the hand history (as the local table does)."""
 
 
+class _Gap(Exception):
+    """A state delta that does not follow the last state line."""
+
+    def __init__(self, base: int, serial: int | None) -> None:
+        super().__init__(f"a state delta on line {base} came after line {serial}: reconnecting")
+
+
 class ConnectError(Exception):
     """The table could not be joined; the message says why (the server's words if it answered).
     ``retry``: nobody answered, so trying again later may help."""
@@ -76,6 +83,7 @@ class RemoteSession(Session):
     def __init__(self, host: str, port: int, name: str, *, password: str | None = None,
                  token: str | None = None, spectate: bool = False, admin: str | None = None,
                  reconnect: bool = True, on_token: Callable[[str], None] | None = None,
+                 deltas: bool = True,
                  connect_timeout: float = 10.0, act_timeout: float = 15.0,
                  retry_delays: tuple[float, ...] = (0.2, 0.5, 1, 2, 3, 5, 5, 5, 10, 10, 10, 10),
                  limit: int = P.CLIENT_MAX_LINE, unix: Target | None = None,
@@ -113,6 +121,9 @@ class RemoteSession(Session):
         self.connected = False
         self.game_started = False
         self._view: SeatView | None = None
+        self.deltas = deltas      # asks the host for state deltas (PROTOCOL.md §4)
+        self._view_wire: dict[str, Any] | None = None  # the last view as sent (deltas apply to it)
+        self._serial: int | None = None                # … and its line's serial
         self._history: list[list[Event]] = []
         self._updates: asyncio.Queue[Update] = asyncio.Queue()
         self._lobby_q: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
@@ -217,7 +228,8 @@ class RemoteSession(Session):
     async def _hello(self, reader: asyncio.StreamReader,
                      writer: asyncio.StreamWriter) -> dict[str, Any]:
         hello = M.Hello(name=self.name, spectate=self.spectate, password=self.password or "",
-                        token=self.token or "", admin=self.admin or "", client="pokeroulette")
+                        token=self.token or "", admin=self.admin or "", client="pokeroulette",
+                        deltas=self.deltas)
         try:
             writer.write(P.encode(hello.to_wire()))
             await writer.drain()
@@ -286,6 +298,9 @@ class RemoteSession(Session):
                         why = M.heard(str(msg.get("reason") or msg.get("message") or "")) \
                             or _("closed by the server")
                         return why, False
+                except _Gap as gap:
+                    log.warning("%s", gap)
+                    return _("a state update was missed"), True
                 except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
                     log.warning("bad %s message from the server: %s", msg.get("type"), exc)
         except ValueError:
@@ -342,6 +357,8 @@ class RemoteSession(Session):
         kind = M.SERVER.get(msg["type"])
         if kind is None:
             return True
+        if kind is M.State and "base" in msg:
+            kind = M.StateDelta  # (only sent to a client that asked for deltas)
         try:
             m = kind.parse(msg)
         except P.ProtocolError as exc:
@@ -408,11 +425,27 @@ class RemoteSession(Session):
             self._note(_("Server: {message}").format(message=M.heard(m.message)))
         return not m.fatal
 
+    def _on_delta(self, m: M.StateDelta, msg: dict[str, Any]) -> bool:
+        """A view's changes since the line ``base``: applied to that line's view. A delta
+        that does not follow the last line means a line was missed: the connection is
+        dropped and made again, and the host's catch-up sends the whole view."""
+        if self._view_wire is None or m.base != self._serial:
+            raise _Gap(m.base, self._serial)
+        try:
+            view = m.apply(self._view_wire)
+        except IndexError:
+            raise _Gap(m.base, self._serial) from None
+        return self._on_state(M.State(
+            version=m.version, view=view, events=m.events, reveals=m.reveals,
+            deadline_in=m.deadline_in, next_deal_in=m.next_deal_in, turn=m.turn,
+            seats=m.seats, serial=m.serial), msg)
+
     def _on_state(self, m: M.State, msg: dict[str, Any]) -> bool:
         data = m.view
         if "rules" not in data:  # the lobby message carries the rules (PROTOCOL.md §4)
             data = {**data, "rules": self.rules_wire}
         view = SeatView.from_dict(data)
+        self._serial, self._view_wire = m.serial, m.view  # (once read: deltas build on it)
         events = tuple(Event.from_dict(e) for e in m.events)
         problems = self.verifier.on_state(view, events, m.reveals)
         if problems:  # said in the log too, for the rest of the game
@@ -449,9 +482,9 @@ class RemoteSession(Session):
     #: What each server message does here, by class (welcome and pong need nothing): a
     #: handler gets the parsed message and the one as sent, and says whether to go on.
     _handlers: ClassVar[dict[type, Callable[..., bool]]] = {
-        M.State: _on_state, M.Commit: _on_commit, M.Lobby: _on_lobby, M.History: _on_history,
-        M.ChatLine: _on_chat, M.Notice: _on_notice, M.Ack: _on_ack, M.Error: _on_error,
-        M.Bye: _on_bye,
+        M.State: _on_state, M.StateDelta: _on_delta, M.Commit: _on_commit, M.Lobby: _on_lobby,
+        M.History: _on_history, M.ChatLine: _on_chat, M.Notice: _on_notice, M.Ack: _on_ack,
+        M.Error: _on_error, M.Bye: _on_bye,
     }
 
     # -- sending --------------------------------------------------------------------------

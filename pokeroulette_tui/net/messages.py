@@ -263,18 +263,76 @@ class State:
     next_deal_in: float | None = None
     turn: int | None = None
     seats: list[dict[str, Any]] = field(default_factory=list)
+    serial: int | None = None
+    """This line's number among the table's broadcasts (null on a catch-up line): what a
+    delta's ``base`` names (:class:`StateDelta`)."""
 
     def to_wire(self) -> dict[str, Any]:
-        return {"type": "state", "version": self.version, "view": self.view,
+        return {"type": "state", "version": self.version, "serial": self.serial,
+                "view": self.view,
                 "events": self.events, "reveals": self.reveals, "deadline_in": self.deadline_in,
                 "next_deal_in": self.next_deal_in, "turn": self.turn, "seats": self.seats}
 
     @classmethod
     def parse(cls, msg: dict[str, Any]) -> State:
-        return cls(version=_int(msg, "version"), view=_dict(msg, "view"),
+        return cls(version=_int(msg, "version"), serial=_opt_int(msg, "serial"),
+                   view=_dict(msg, "view"),
                    events=_list(msg, "events", dict, []), reveals=_list(msg, "reveals", list, []),
                    deadline_in=_num(msg, "deadline_in"), next_deal_in=_num(msg, "next_deal_in"),
                    turn=_opt_int(msg, "turn"), seats=_list(msg, "seats", dict, []))
+
+
+@dataclass(frozen=True, slots=True)
+class StateDelta:
+    """A ``state`` line with ``base`` (§4, "Deltas"), sent only to a client that said
+    ``"deltas": true`` in its hello: ``view`` holds only the view's fields that changed since
+    the line whose ``serial`` is ``base``, and ``players`` the changed players as
+    ``[index, fields]`` (only the fields of that player's entry that changed). Not in
+    :data:`SERVER` (its wire type is ``state``): a client reads a ``state`` line with
+    ``base`` as this."""
+
+    kind: ClassVar[str] = "state"
+    version: int
+    serial: int
+    base: int
+    view: dict[str, Any]
+    players: list[list[Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    reveals: list[list[Any]] = field(default_factory=list)
+    deadline_in: float | None = None
+    next_deal_in: float | None = None
+    turn: int | None = None
+    seats: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"type": "state", "version": self.version, "serial": self.serial,
+                "base": self.base, "view": self.view, "players": self.players,
+                "events": self.events, "reveals": self.reveals, "deadline_in": self.deadline_in,
+                "next_deal_in": self.next_deal_in, "turn": self.turn, "seats": self.seats}
+
+    @classmethod
+    def parse(cls, msg: dict[str, Any]) -> StateDelta:
+        players = _list(msg, "players", list, [])
+        for p in players:
+            if (len(p) != 2 or type(p[0]) is not int or p[0] < 0
+                    or not isinstance(p[1], dict)):
+                raise ProtocolError("a changed player must be [index, fields]")
+        return cls(version=_int(msg, "version"), serial=_int(msg, "serial"),
+                   base=_int(msg, "base"), view=_dict(msg, "view"), players=players,
+                   events=_list(msg, "events", dict, []), reveals=_list(msg, "reveals", list, []),
+                   deadline_in=_num(msg, "deadline_in"), next_deal_in=_num(msg, "next_deal_in"),
+                   turn=_opt_int(msg, "turn"), seats=_list(msg, "seats", dict, []))
+
+    def apply(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The whole view this delta makes of ``view`` (the one of the line ``base``): its
+        fields replaced, and each changed player's entry updated with the fields given."""
+        new = {**view, **self.view}
+        if self.players:
+            players = list(new["players"])
+            for i, entry in self.players:
+                players[i] = {**players[i], **entry}  # (IndexError: the caller's to handle)
+            new["players"] = players
+        return new
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,12 +454,16 @@ class Hello:
     admin: str = ""
     client: str = ""
     version: int = P.VERSION
+    deltas: bool = False
+    """The client applies state deltas (§4): sent only as ``"deltas": true``."""
 
     def to_wire(self) -> dict[str, Any]:
         msg: dict[str, Any] = {"type": "hello", "version": self.version, "name": self.name,
                                "spectate": self.spectate}
         if self.client:
             msg["client"] = self.client
+        if self.deltas:
+            msg["deltas"] = True
         for key in ("password", "token", "admin"):
             if getattr(self, key):
                 msg[key] = getattr(self, key)
@@ -413,7 +475,8 @@ class Hello:
         client = msg.get("client")  # (never refused: only a note about the program)
         return cls(name=h["name"], spectate=h["spectate"], password=h["password"],
                    token=h["token"], admin=h["admin"],
-                   client=client[:P.MAX_NAME * 4] if isinstance(client, str) else "")
+                   client=client[:P.MAX_NAME * 4] if isinstance(client, str) else "",
+                   deltas=msg.get("deltas") is True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,6 +114,9 @@ class Conn:
     peer: str = "unknown"           # what failed hellos are counted under
     refused: str = ""               # this account may not join: the answer to its hello
     quitting: bool = False          # said it is closing on purpose (``quit``): the seat is held
+    deltas: bool = False            # asked for state deltas in its hello (PROTOCOL.md §4)
+    state_serial: int | None = None  # the serial of its last state line (None: a catch-up)
+    state_seat: int | None = None   # the seat that line was seen from
 
 
 class HostParts:

@@ -171,6 +171,16 @@ def _own_key(s: Seat) -> tuple[Any, ...]:
             s.actives_up, s.moved, tuple(map(id, s.hand)), s.shown)
 
 
+def _diff(old: dict[str, Any] | None, new: dict[str, Any]) -> str:
+    """The fields of ``new`` that differ from ``old``'s, as JSON (a changed player in a
+    delta: the client updates its entry with them)."""
+    if old is None:
+        return _dumps(new)
+    # (changed as JSON would write it: ``1`` is not ``true``)
+    return _dumps({k: v for k, v in new.items()
+                   if (o := old.get(k, _MARK)) != v or type(o) is not type(v)})
+
+
 def _options(state: GameState, seat: int) -> str:
     """The seat's betting options as JSON, exactly as :func:`view_for` gives them."""
     if state.phase == "betting" and state.to_act == seat and not state.game_over:
@@ -179,11 +189,27 @@ def _options(state: GameState, seat: int) -> str:
 
 
 class StateMessages:
-    """Builds the ``state`` messages of one table, as encoded lines, per viewing seat."""
+    """Builds the ``state`` messages of one table, as encoded lines, per viewing seat.
+
+    Every tracked build (each broadcast) gets the next ``serial``; its full lines carry it.
+    A seat asked for a *delta* gets, instead of its whole view, only what changed in it since
+    this builder's previous tracked build (docs/PROTOCOL.md §4, "Deltas"): the view's
+    changed fields, and the changed players by index; the line carries ``base`` (the serial it
+    applies to). The caller sends a delta only to a connection whose last line was that
+    previous build's, for the same seat; a build with ``track=False`` (a catch-up line) has
+    ``serial`` null and leaves the tracking alone."""
 
     def __init__(self) -> None:
         self._own: dict[int, _Own] = {}
         self._public: list[_Public] = []
+        self.serial = 0
+        """The serial of the last tracked build (0: none yet)."""
+        self._head: dict[str, Any] | None = None      # the last tracked build's public head
+        self._texts: list[str] = []                   # … its players' public JSON
+        self._entries: list[dict[str, Any]] = []      # … and entries
+        self._seen: dict[int | None, tuple[int, str, str, dict[str, Any] | None]] = {}
+        """Per seat, its last tracked line: (serial, its own player entry's JSON, options,
+        that entry)."""
 
     def own_player(self, state: GameState, seat: int) -> _Own:
         """``seat``'s own entry as :func:`view_for` gives it (projected again only when the
@@ -207,21 +233,45 @@ class StateMessages:
 
     def build(self, state: GameState, seats: Iterable[int | None], events: list[Event],
               head: dict[str, Any], tail: dict[str, Any], reveal: Reveal | DeckCommitter,
-              extra: dict[int | None, list[list[Any]]] | None = None) -> dict[int | None, bytes]:
+              extra: dict[int | None, list[list[Any]]] | None = None, *,
+              deltas: Iterable[int | None] = (), track: bool = False,
+              delta_out: dict[int | None, bytes] | None = None) -> dict[int | None, bytes]:
         """One encoded ``state`` line per seat in ``seats`` (None: a spectator). ``head`` comes
         before the view (type, version), ``tail`` after the reveals. ``reveal`` is the deck
         committer (or ``reveal(seat, cards)``, which gives the openings for the cards that seat
-        is shown); ``extra`` openings go first."""
+        is shown); ``extra`` openings go first.
+
+        With ``track``, this build gets the next serial. Each seat in ``deltas`` gets a delta
+        line in ``delta_out`` against the previous tracked build (its whole line if this
+        builder has none for that seat): only for tracked builds."""
         public = view_for(state, None)
         players = self._players(public)
-        public_json = ",".join(p.text for p in players)
-        view_head = _dumps(_head_dict(public))[:-1]
+        public_json = view_head = ""  # (made once a whole line needs them)
+        head_dict = _head_dict(public)
         redacted = [e.redacted_for(None) for e in events]
         event_json = [_dumps(e.to_dict()) for e in redacted]
         public_events = ",".join(event_json)
         mine = [e.private and e.seat is not None for e in events]
-        head_text = _dumps(head)[:-1]
+        want_delta = set(deltas) if track else set()
+        base = self.serial
+        serial = base + 1 if track else None
+        head_text = _dumps({**head, "serial": serial})[:-1]
         tail_text = _dumps(tail)[1:]
+        texts_now = [p.text for p in players]
+        same_count = False
+        if want_delta:
+            last = self._head
+            same_count = last is not None and len(self._texts) == len(players)
+            changed_head = _dumps({  # (changed as JSON would write it: 1 is not true)
+                k: v for k, v in head_dict.items()
+                if last is None or (o := last.get(k, _MARK)) != v or type(o) is not type(v)
+            })[1:-1]
+            changed_public = [i for i, t in enumerate(texts_now)
+                              if not same_count or self._texts[i] is not t and self._texts[i] != t]
+            # a changed player's fields that changed (the same for every seat but its own)
+            public_diff = {i: _diff(self._entries[i], players[i].entry)
+                           for i in changed_public} if same_count else {}
+            delta_head = _dumps({**head, "serial": serial, "base": base})[:-1]
         committer = reveal if isinstance(reveal, DeckCommitter) else \
             getattr(reveal, "__self__", None)  # (the committer's own reveal: the same)
         fast = isinstance(committer, DeckCommitter)
@@ -230,23 +280,29 @@ class StateMessages:
             public_idx = committer.indices(public_cards)
             events_idx = committer.indices(c for e in redacted for c in e.cards)
         out: dict[int | None, bytes] = {}
-        for seat in seats:
-            if seat in out:
+        seen: dict[int | None, tuple[int, str, str, dict[str, Any] | None]] = {}
+        full_seats = set(seats)
+        for seat in chain(seats, want_delta):
+            if seat in seen:
                 continue
             texts = public_events
-            entries = public_json
             shown_events = redacted
             own: _Own | None = None
             options = "null"
+            own_text = ""
+            own_entry: dict[str, Any] | None = None
             if seat is not None:
                 own = self.own_player(state, seat)
                 options = _options(state, seat)
                 text = own.entry_text(players[seat])
                 if text is None:
                     own = None  # nothing of its own that the others do not see
+                    own_text = texts_now[seat]
+                    own_entry = players[seat].entry
                 else:
-                    entries = ",".join(text if i == seat else p.text
-                                       for i, p in enumerate(players))
+                    own_text = text
+                    if track:  # (what its next delta is made against)
+                        own_entry = {**players[seat].entry, **own.texts}
                 if any(m and e.seat == seat for e, m in zip(events, mine)):
                     shown_events = [e if m and e.seat == seat else r
                                     for e, r, m in zip(events, redacted, mine)]
@@ -264,10 +320,38 @@ class StateMessages:
                 opened += reveal(seat, chain(  # type: ignore[operator]
                     public_cards, own.cards if own is not None else (),
                     *(e.cards for e in shown_events)))
-            seat_text = "null" if seat is None else int(seat)
-            line = (f'{head_text},"view":{view_head},"seat":{seat_text},"options":{options},'
-                    f'"players":[{entries}]}},'
-                    f'"events":[{texts}],"reveals":{_dumps(opened) if opened else "[]"},'
+            seat_text = "null" if seat is None else str(int(seat))
+            rest = (f'"events":[{texts}],"reveals":{_dumps(opened) if opened else "[]"},'
                     f'{tail_text}\n')
-            out[seat] = line.encode("utf-8")
+            prev = self._seen.get(seat) if seat in want_delta and delta_out is not None else None
+            delta = prev is not None and prev[0] == base and same_count
+            if seat in full_seats or not delta:
+                if not view_head:
+                    view_head = _dumps(head_dict)[:-1]
+                    public_json = ",".join(texts_now)
+                entries = public_json if own is None else ",".join(
+                    own_text if i == seat else t for i, t in enumerate(texts_now))
+                full = (f'{head_text},"view":{view_head},"seat":{seat_text},'
+                        f'"options":{options},"players":[{entries}]}},{rest}').encode("utf-8")
+                if seat in full_seats:
+                    out[seat] = full
+                if seat in want_delta and delta_out is not None and not delta:
+                    delta_out[seat] = full  # nothing to build on: the whole line
+            if delta:
+                assert prev is not None and delta_out is not None
+                parts = [changed_head] if changed_head else []
+                if options != prev[2]:
+                    parts.append(f'"options":{options}')
+                changed = [f"[{i},{public_diff[i]}]" for i in changed_public if i != seat]
+                if seat is not None and own_text != prev[1]:
+                    changed.append(f"[{seat},{_diff(prev[3], own_entry)}]")
+                delta_out[seat] = (f'{delta_head},"view":{{{",".join(parts)}}},'
+                                   f'"players":[{",".join(changed)}],{rest}').encode("utf-8")
+            seen[seat] = (serial or 0, own_text, options, own_entry)
+        if track:
+            self.serial = serial  # type: ignore[assignment]
+            self._head = head_dict
+            self._texts = texts_now
+            self._entries = [p.entry for p in players]
+            self._seen = seen
         return out
