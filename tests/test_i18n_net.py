@@ -114,7 +114,7 @@ def test_a_game_over_notice_is_said_again_with_its_reason():
 def _fill(words: str) -> str:
     numbers = {"n": 3, "seconds": 4, "amount": 25, "left": 5, "limit": 6, "need": 7,
                "number": 8, "stake": 9, "min_bet": 10, "max_bet": 11, "room": 12,
-               "version": 2, "theirs": 1}
+               "version": 2, "theirs": 1, "high": 13, "low": 14, "seated": 15, "least": 16}
 
     class Values(dict):
         def __missing__(self, key):

@@ -44,12 +44,12 @@ class Lobby(HostParts):
         if n < low:
             short = low - n
             return ngettext(
-                "these rules need at least {low} players ({n} seated): wait for {short} more, "
-                "or the table's leader adds a bot (or host with --bots {short} or "
+                "these rules need at least {low} players ({seated} seated): wait for {n} more, "
+                "or the table's leader adds a bot (or host with --bots {n} or "
                 "--rule min_players={least})",
-                "these rules need at least {low} players ({n} seated): wait for {short} more, "
-                "or the table's leader adds bots (or host with --bots {short} or "
-                "--rule min_players={least})", short).format(low=low, n=n, short=short,
+                "these rules need at least {low} players ({seated} seated): wait for {n} more, "
+                "or the table's leader adds bots (or host with --bots {n} or "
+                "--rule min_players={least})", short).format(low=low, seated=n, n=short,
                                                              least=max(2, n))
         if n > high:
             return _("these rules seat at most {high} players").format(high=high)
@@ -160,7 +160,7 @@ class Lobby(HostParts):
     def _on_start(self, conn: Conn, msg: M.Start, now: float) -> list[Out]:
         problem = self.start_problem()
         if problem:
-            raise P.ProtocolError(f"cannot start: {problem}")
+            raise P.ProtocolError(_("cannot start: {reason}").format(reason=problem))
         return self._start(now)
 
     def _maybe_autostart(self, now: float) -> list[Out]:

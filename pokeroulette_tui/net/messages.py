@@ -798,6 +798,12 @@ HOST_SENTENCES: tuple[str, ...] = (
     N_("{name} wins the game"),
     N_("no players are left"),
     N_("the agreed {n} hands have been played"),
+    # why a lobby cannot deal yet (net/lobby.py), alone or inside "cannot start: {reason}"
+    N_("cannot start: {reason}"),
+    N_("the game has started"),
+    N_("nobody is seated"),
+    N_("these rules seat at most {high} players"),
+    N_("waiting for {names} to be ready"),
 )
 """The sentences a host sends most often, as the source writes them (English). A host makes
 its messages in its own language; a client that gets one of these in any language the game
@@ -810,6 +816,11 @@ HOST_PLURALS: tuple[tuple[str, str], ...] = (
       "are back"),
      ("{name} timed out {n} times and is away: the table checks or folds for them until they "
       "are back")),
+    # (net/lobby.py: ``ngettext`` by the players still missing)
+    ("these rules need at least {low} players ({seated} seated): wait for {n} more, or the "
+     "table's leader adds a bot (or host with --bots {n} or --rule min_players={least})",
+     "these rules need at least {low} players ({seated} seated): wait for {n} more, or the "
+     "table's leader adds bots (or host with --bots {n} or --rule min_players={least})"),
 )
 """Host sentences whose words follow a number ``{n}`` (singular, plural), as
 :data:`HOST_SENTENCES`."""

@@ -212,7 +212,7 @@ class Target:
     owner: Account
 
     def describe(self) -> str:
-        return f"{self.owner.login}'s table ({self.path})"
+        return _("{login}'s table ({path})").format(login=self.owner.login, path=self.path)
 
 
 def target_for(login: str) -> Target:
