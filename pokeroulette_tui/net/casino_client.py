@@ -24,8 +24,14 @@ from pokeroulette_tui.net import casino_wire as W
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.casino_session import CasinoSession, CasinoUpdate, SeatInfo
 from pokeroulette_tui.net.client import ConnectError
-from pokeroulette_tui.net.messages import heard
+from pokeroulette_tui.net.messages import heard as _heard
 from pokeroulette_tui.net.unix import account_of, loopback_peer_uid
+
+
+def heard(text: str) -> str:
+    """A host's sentence for the screen: in this player's language when it is a known one,
+    and never with a control, escape or bidi character of a hostile host's making."""
+    return P.clean_text(_heard(text), 300)
 
 log = logging.getLogger("pokeroulette.net.client")
 

@@ -134,14 +134,23 @@ class CasinoHost:
     def connect(self, cid: int, now: float, peer: object = None) -> list[Out]:
         self.clock = now
         live = [c for c in self.conns.values() if not c.closing]
-        if len(live) >= self.config.max_connections or \
-                sum(not c.welcomed for c in live) >= self.config.max_pending:
+        silent = [c for c in live if not c.welcomed]  # (in order of arrival)
+        out: list[Out] = []
+        if silent and (len(silent) >= self.config.max_pending or
+                       len(live) >= self.config.max_connections):
+            # the oldest connection yet to say hello makes way: a crowd of silent sockets
+            # never keeps out an honest player, who says hello at once
+            victim = silent[0]
+            victim.closing = True
+            out.append(Out(victim.cid, M.Error(_("the server is full"), fatal=True).to_wire(),
+                           close=True))
+        elif len(live) >= self.config.max_connections:
             return [Out(cid, M.Error(_("the server is full"), fatal=True).to_wire(), close=True)]
         key = peer_key(peer)
         self.conns[cid] = CConn(cid, now, now, key)
         if isinstance(peer, Account):  # pragma: no cover - casino tables are TCP only
             pass
-        return []
+        return out
 
     def oversized(self, cid: int) -> list[Out]:
         conn = self.conns.get(cid)

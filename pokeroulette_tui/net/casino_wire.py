@@ -124,16 +124,19 @@ def read_state(msg: dict[str, Any], table: PayTable,
         stage = Stage(msg["stage"])
         players, seats = [], []
         for d in msg["players"]:
-            p = Player(str(d["name"]), _whole(d["bankroll"]))
+            p = Player(_text(d["name"], P.MAX_NAME) or "?", _whole(d["bankroll"]))
             p.bets = [Bet.from_dict(b) for b in d["bets"]]
-            p.results = [Settled(Bet.from_dict(r["bet"]), _whole(r["paid"]), str(r["why"]))
+            p.results = [Settled(Bet.from_dict(r["bet"]), _whole(r["paid"]), _text(r["why"], 200))
                          for r in d["results"]]
             players.append(p)
             seats.append((bool(d["connected"]), bool(d["ready"])))
         dealt = [card_from_json(t) for t in msg["dealt"]]
         if len(dealt) > 5 or any(card is None for card in dealt):
             raise ValueError("more than five cards")
-        history = [Round.from_dict(r) for r in msg.get("history", [])]
+        history = [Round.from_dict(r) for r in msg.get("history", [])][-HISTORY:]
+        for r in history:
+            r.hand = _text(r.hand, 60)
+            r.names = tuple(_text(n, P.MAX_NAME) for n in r.names)
         you = msg.get("you")
         if you is not None and (type(you) is not int or not 0 <= you < len(players)):
             raise ValueError("not a seat")
@@ -142,10 +145,16 @@ def read_state(msg: dict[str, Any], table: PayTable,
         c.jackpot_hundredths = _whole(msg["jackpot"])
         c.dealt = dealt  # type: ignore[assignment]
         c.history = history
-        c.log = [str(x) for x in msg.get("log", [])][-8:]
+        c.log = [_text(x, 300) for x in msg.get("log", [])][-8:]
         return c, seats, you
-    except (KeyError, TypeError, ValueError, BetError, CardError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, BetError, CardError) as exc:
         raise ProtocolError(f"a casino state that does not fit ({str(exc)[:60]})") from None
+
+
+def _text(value: Any, limit: int) -> str:
+    """A host's text for the screen: no control, escape or bidi character (a hostile host
+    must not draw on the player's terminal)."""
+    return P.clean_text(str(value), limit)
 
 
 def _whole(value: Any) -> int:

@@ -610,8 +610,8 @@ class CasinoScreen(Screen[None]):
             self.app.exit(message=words)
             return
         self.app.pop_screen()  # opened from the start screen: back to it
-        if words:
-            self.app.notify(words, timeout=6)
+        if words:  # (a host's words: never read as markup)
+            self.app.notify(words, timeout=6, markup=False)
 
 
 class CasinoApp(App[None]):

@@ -95,17 +95,27 @@ def host_key(path: Path) -> tuple[Any, str, bool]:
         with os.fdopen(fd, "wb") as f:
             f.write(key.export_private_key())
         made = True
-    try:
-        mode = path.stat().st_mode
+    import stat
+
+    try:  # opened once, then checked and read through the same descriptor (no race)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise KeyError_(_("cannot read the host key {path}: {problem}").format(
             path=path, problem=exc.strerror)) from None
-    if mode & 0o077:
-        raise KeyError_(_("the host key {path} may be read by others (chmod 600 {path})").format(
-            path=path))
+    with os.fdopen(fd, "rb") as f:
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            raise KeyError_(_("cannot read the host key {path}: {problem}").format(
+                path=path, problem=_("not a file")))
+        if info.st_uid != os.geteuid():  # planted by another account: it knows the key
+            raise KeyError_(_("the host key {path} belongs to another user").format(path=path))
+        if info.st_mode & 0o077:
+            raise KeyError_(_("the host key {path} may be read by others (chmod 600 {path})"
+                              ).format(path=path))
+        data = f.read(1024 * 1024)
     try:
-        key = asyncssh.read_private_key(str(path))
-    except (OSError, ValueError, asyncssh.KeyImportError) as exc:
+        key = asyncssh.import_private_key(data)
+    except (ValueError, asyncssh.KeyImportError) as exc:
         raise KeyError_(_("cannot read the host key {path}: {problem}").format(
             path=path, problem=exc)) from None
     return key, key.get_fingerprint("sha256"), made
@@ -277,7 +287,9 @@ class AuthorizedKeys:
         return keys
 
     def may_use(self, name: str, key_fp: str) -> bool:
-        return name_key(name) in self.names.get(key_fp, ())
+        # a name as the rules want it (no look-alike letter, space or escape that folds to
+        # a listed name: the login is the name the others read)
+        return not name_problem(name) and name_key(name) in self.names.get(key_fp, ())
 
     def claim(self, name: str, key_fp: str, now: float) -> str:
         return "" if self.may_use(name, key_fp) else "this key may not use that name here"

@@ -60,9 +60,9 @@ class ProcessSeat(Seat):
         ctl, child_end = socket.socketpair()
         env = {k: v for k, v in os.environ.items()
                if k in ("PATH", "HOME", "LANG", "LC_ALL", "POKEROULETTE_HOME", "PYTHONPATH")}
-        env.update({k: v for k, v in chan.get_environment().items()
-                    if k in ("COLORTERM", "NO_COLOR")})
-        env["TERM"] = self.term or "xterm"
+        from pokeroulette_tui.net.ssh.seat import client_env, socket_backlog
+        client = client_env(self.term, chan.get_environment())  # (checked: no NUL, short)
+        env.update({k: v for k, v in client.items() if k in ("COLORTERM", "NO_COLOR", "TERM")})
         from pokeroulette_tui.engine.i18n import language
         env["POKEROULETTE_ROOM_LANG"] = language()  # the server's (ui.sshroom.LANG_VARIABLE)
         users = "" if door.watcher or self.front.users is None else \
@@ -97,7 +97,8 @@ class ProcessSeat(Seat):
                     loop.remove_reader(master)
                     self._hang_up()
                     return
-                if chan.get_write_buffer_size() > self.front.limits.max_buffer:
+                if chan.get_write_buffer_size() + socket_backlog(door.conn) > \
+                        self.front.limits.max_buffer:
                     self._too_slow()
 
             loop.add_reader(master, readable)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any
 
 import asyncssh
@@ -19,6 +20,42 @@ NO_TERMINAL = N_("This is a card room: it needs a terminal. Connect with ssh -t 
                  "command).")
 """Said (in the server's language) to a session without a terminal."""
 ROOM_FULL = N_("The room is full just now; try again in a while.")
+FAILED = N_("The room could not open your session; try again in a while.")
+
+_TERM = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$")
+_VALUE = re.compile(r"^[\x20-\x7e]{0,64}$")
+
+
+def client_env(term: str | None, env: Any) -> dict[str, str]:
+    """What the app may take from the client's environment: TERM (a terminal's name, else
+    ``xterm``), COLORTERM, NO_COLOR and LANG, each only as short printable ASCII (the app
+    puts some of them in ``os.environ`` for a moment: a NUL byte or a megabyte must not get
+    there).
+
+    >>> client_env("xterm\\x00evil", {"COLORTERM": "truecolor", "NO_COLOR": "1\\x00", "X": "y"})
+    {'COLORTERM': 'truecolor', 'TERM': 'xterm'}
+    """
+    out: dict[str, str] = {}
+    for k, v in (env or {}).items():
+        if isinstance(k, bytes):
+            k = k.decode("ascii", "replace")
+        if isinstance(v, bytes):
+            v = v.decode("ascii", "replace")
+        if k in ("COLORTERM", "NO_COLOR", "LANG") and isinstance(v, str) and _VALUE.match(v):
+            out[k] = v
+    out["TERM"] = term if term and _TERM.match(term) else "xterm"
+    return out
+
+
+def socket_backlog(conn: Any) -> int:
+    """Bytes the SSH connection ``conn`` has handed to its socket and not yet sent (0 when
+    that cannot be told). Uses asyncssh's transport (not a public attribute: checked by
+    ``tests/test_ssh_hostile.py``)."""
+    transport = getattr(conn, "_transport", None)
+    try:
+        return int(transport.get_write_buffer_size()) if transport is not None else 0
+    except (AttributeError, RuntimeError, TypeError, ValueError):
+        return 0
 
 
 class Seat(asyncssh.SSHServerSession):
@@ -92,6 +129,23 @@ class Seat(asyncssh.SSHServerSession):
         if self.app is not None:
             self.app.hang_up()
 
+    def buffered(self) -> int:
+        """Bytes waiting for this client: in the channel (past the client's window) and in
+        the connection's socket. asyncssh takes no notice of a full socket, so a client that
+        opens a huge window and stops reading would otherwise pile up output here without
+        end (hundreds of MB in seconds with a flood of window changes)."""
+        return self.chan.get_write_buffer_size() + socket_backlog(self.door.conn)
+
+    def _hold(self, on: bool) -> None:
+        """Stop (and start again) reading the client's keys: its SSH window closes meanwhile."""
+        try:
+            if on:
+                self.chan.pause_reading()
+            else:
+                self.chan.resume_reading()
+        except (OSError, asyncssh.Error, AttributeError):
+            pass
+
     def _too_slow(self) -> None:
         log.warning("%s (%s) is not reading: dropped (the seat is held)", self.door.username,
                     self.door.ip)
@@ -100,15 +154,13 @@ class Seat(asyncssh.SSHServerSession):
 
     async def _run(self) -> None:
         chan = self.chan
-        self.terminal = Terminal(chan.write, self.size, buffered=chan.get_write_buffer_size,
+        self.terminal = Terminal(chan.write, self.size, buffered=self.buffered,
                                  max_buffer=self.front.limits.max_buffer,
-                                 too_slow=self._too_slow)
+                                 too_slow=self._too_slow, hold=self._hold)
         for data in self._early:
             self.terminal.feed(data)
         self._early = []
-        env = {k: v for k, v in chan.get_environment().items()
-               if k in ("COLORTERM", "NO_COLOR", "LANG")}
-        env["TERM"] = self.term or "xterm"
+        env = client_env(self.term, chan.get_environment())
         door = self.door
         try:
             app = self.app = self.front.make_app(self.front, door, self.terminal, env)
@@ -116,6 +168,11 @@ class Seat(asyncssh.SSHServerSession):
             await app.run_async(mouse=True)
         except Exception:
             log.exception("the app of %s failed", door.username)
+            if self.app is None and not self.terminal.closed:  # it never started: say so
+                try:
+                    chan.write((_(FAILED) + "\r\n").encode())
+                except (OSError, asyncssh.Error):
+                    pass
         finally:
             self.front.sessions -= 1
             if self.app is not None:
