@@ -40,7 +40,7 @@ class CasinoNetApp(App[None]):
 
         super().__init__(css_path=css_paths(theme))
         self.session = session
-        self.info = list(info)
+        self.info = info if isinstance(info, list) else list(info)  # (serve may fill in the port)
         self._serve = serve
         self.server: Any = None
         self._theme_name = theme
@@ -152,6 +152,9 @@ def play_casino_hosted(args: argparse.Namespace, config: Any, password: str | No
             raise ConnectError(_("cannot listen on {where}: {problem}").format(
                 where=f"{args.bind}:{args.port}", problem=exc.strerror or exc)) from None
         session.port = where.port
+        if where.port != args.port:  # --port 0: tell the others the port it picked
+            lines[:] = [*banner(config, args.bind, where.port, tls=use_tls,
+                                fingerprint=fingerprint, headless=False), lines[-1]]
         return server
 
     launch.log_to(launch.private_log("host.log"))
