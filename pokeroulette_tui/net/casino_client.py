@@ -13,7 +13,7 @@ import contextlib
 import logging
 import socket
 import ssl
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import Any
 
 from pokeroulette_tui.engine.casino.board import Bet, BetError
@@ -360,13 +360,6 @@ class RemoteCasino(CasinoSession):
 
     async def reset_bankroll(self, seat: int) -> None:
         await self._ask("rebuy")
-
-    async def updates(self) -> AsyncIterator[CasinoUpdate]:
-        while True:
-            update = await self._queue.get()
-            yield update
-            if update.closed:
-                return
 
     closed_because = ""
 

@@ -100,9 +100,15 @@ class CasinoSession(abc.ABC):
     async def reset_bankroll(self, seat: int) -> None:
         """Start the seat's bankroll again at START_BANKROLL (raises CasinoError)."""
 
-    @abc.abstractmethod
-    def updates(self) -> AsyncIterator[CasinoUpdate]:
-        """What changes, until the session closes."""
+    _queue: asyncio.Queue[CasinoUpdate]  # (each session makes its own)
+
+    async def updates(self) -> AsyncIterator[CasinoUpdate]:
+        """What changes, until the session closes (what the session put on its queue)."""
+        while True:
+            update = await self._queue.get()
+            yield update
+            if update.closed:
+                return
 
     def history(self) -> list[Round]:
         """The rounds to show in the history, oldest first."""
@@ -193,13 +199,6 @@ class LocalCasino(CasinoSession):
         except OSError as exc:
             raise CasinoError(_("could not save the bankroll: {problem}").format(
                 problem=exc)) from None
-
-    async def updates(self) -> AsyncIterator[CasinoUpdate]:
-        while True:
-            update = await self._queue.get()
-            yield update
-            if update.closed:
-                return
 
     def history(self) -> list[Round]:
         rounds = list(self.store.history)
