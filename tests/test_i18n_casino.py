@@ -8,7 +8,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from ui_pilot import press, step
+from test_casino_snapshots import app_for, pressing  # the English snapshots' table and keys
+from ui_pilot import step
 
 from pokeroulette_tui.engine.casino import game as G
 from pokeroulette_tui.engine.casino.game import CasinoError
@@ -18,7 +19,7 @@ from pokeroulette_tui.engine.i18n import set_language
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.casino_host import CasinoConfig, CasinoHost
 from pokeroulette_tui.net.messages import HOST_SENTENCES, heard
-from pokeroulette_tui.ui.casino import CasinoApp, CasinoScreen
+from pokeroulette_tui.ui.casino import CasinoScreen
 
 BETS = ("space", "s", "k", "f", *["left"] * 12, "4", "j", "p", *["down"] * 4, "right",
         "space", "down", "space")
@@ -30,17 +31,6 @@ def home(tmp_path, monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
 
 
-def app_for(tmp_path) -> CasinoApp:
-    return CasinoApp(["Ada", "Bo"], DEFAULT, tmp_path / "casino.json", deal_pause=0, seed=4)
-
-
-def pressing(*keys: str):
-    async def run_before(pilot) -> None:
-        await step(pilot)
-        await press(pilot, *keys)
-        pilot.app.clear_notifications()
-        await step(pilot)
-    return run_before
 
 
 @pytest.mark.parametrize("lang", ["fi", "sv"])
