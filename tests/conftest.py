@@ -40,6 +40,16 @@ def _english():
     set_language("en")
 
 
+@pytest.fixture
+async def served(tmp_path):
+    """A card room served on loopback for one SSH test (tests/ssh_helpers.py)."""
+    from ssh_helpers import serve_room
+
+    room = await serve_room(tmp_path)
+    yield room
+    await room.close()
+
+
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lu")
 
 

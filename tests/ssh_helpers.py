@@ -134,3 +134,16 @@ async def connect(port: int, user: str, key: Any = None, *, size: tuple[int, int
     if start_reading:
         player.start()
     return player
+
+
+def new_key():
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+async def until(check, timeout: float = 10.0, step: float = 0.05):
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not check():
+        if loop.time() > end:
+            raise AssertionError("timed out")
+        await asyncio.sleep(step)

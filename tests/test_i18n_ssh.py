@@ -15,7 +15,7 @@ from textual.widgets import Input
 
 asyncssh = pytest.importorskip("asyncssh")
 
-from ssh_helpers import connect, serve_room
+from ssh_helpers import connect, new_key, serve_room
 
 from pokeroulette_tui.engine import i18n
 from pokeroulette_tui.engine.i18n import _, language, own_language, set_language
@@ -24,10 +24,6 @@ from pokeroulette_tui.net.ssh.seat import NO_TERMINAL
 from pokeroulette_tui.ui.config import AppConfig, TableSetup
 from pokeroulette_tui.ui.screens.room import table_rows
 from pokeroulette_tui.ui.screens.setup import SetupScreen
-
-
-def new_key():
-    return asyncssh.generate_private_key("ssh-ed25519")
 
 
 def save_language(folder, name: str, code: str) -> None:

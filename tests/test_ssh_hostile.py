@@ -14,30 +14,10 @@ import pytest
 
 asyncssh = pytest.importorskip("asyncssh")
 
-from ssh_helpers import connect, serve_room
+from ssh_helpers import connect, new_key, serve_room, until
 
 from pokeroulette_tui.net.ssh import keys
 from pokeroulette_tui.net.ssh.server import Limits
-
-
-@pytest.fixture
-async def served(tmp_path):
-    s = await serve_room(tmp_path)
-    yield s
-    await s.close()
-
-
-def new_key():
-    return asyncssh.generate_private_key("ssh-ed25519")
-
-
-async def until(check, timeout: float = 10.0, step: float = 0.05):
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not check():
-        if loop.time() > end:
-            raise AssertionError("timed out")
-        await asyncio.sleep(step)
 
 
 @pytest.mark.parametrize("term, env", [

@@ -12,27 +12,7 @@ asyncssh = pytest.importorskip("asyncssh")
 
 from pokeroulette_tui.net.ssh.keys import AuthorizedKeys, NameBook
 from pokeroulette_tui.net.ssh.server import NO_TERMINAL, Limits
-from ssh_helpers import connect, serve_room
-
-
-@pytest.fixture
-async def served(tmp_path):
-    s = await serve_room(tmp_path)
-    yield s
-    await s.close()
-
-
-def new_key():
-    return asyncssh.generate_private_key("ssh-ed25519")
-
-
-async def until(check, timeout: float = 10.0, step: float = 0.05):
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not check():
-        if loop.time() > end:
-            raise AssertionError("timed out")
-        await asyncio.sleep(step)
+from ssh_helpers import connect, new_key, serve_room, until
 
 
 def alice_at(served):
