@@ -682,3 +682,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except PermissionError as exc:
+        from pokeroulette_tui.engine.save import ForeignFolderError
+
+        if not isinstance(exc, ForeignFolderError):
+            raise
+        print(f"pokeroulette: {exc}", file=sys.stderr)  # it names the folder and what to do
+        return 2

@@ -273,6 +273,10 @@ class LocalSession(Session):
     def updates(self) -> AsyncIterator[Update]:
         return queued_updates(self._queue)
 
+    def notify(self, note: str) -> None:
+        """A note for the screen, shown with the next updates (e.g. why the game is not saved)."""
+        self._queue.put_nowait(Update(note=note))
+
     async def _run(self) -> None:
         try:
             await self._loop()

@@ -274,14 +274,20 @@ class PresetFolder:
         old = self._existing(name)
         if old is not None and not replace:
             raise PresetExists(_("a saved preset called {name} already exists").format(name=repr(old.stem)))
-        from pokeroulette_tui.engine.save import atomic_write, private_dir
+        from pokeroulette_tui.engine.save import (
+            ForeignFolderError,
+            atomic_write,
+            private_dir,
+        )
 
-        private_dir(self.folder)
         path = self.folder / f"{name}.json"
         try:
+            private_dir(self.folder)
             atomic_write(path, preset_text(Preset(name, preset.rules, note)))
             if old is not None and old != path:
                 old.unlink()  # the same name in another case: the new spelling replaces it
+        except ForeignFolderError as exc:
+            raise PresetError(str(exc)) from None  # it names the folder and what to do
         except OSError as exc:
             raise PresetError(_("the preset cannot be saved in {folder} ({why})").format(
                 folder=self.folder, why=exc.strerror)) from None

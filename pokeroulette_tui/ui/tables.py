@@ -51,7 +51,11 @@ def read_autosave(path: Path | None = None) -> Autosave:
     cleared. Never raises."""
     if path is None and not autosave_exists():
         return Autosave()
-    path = path or autosave_path()
+    if path is None:
+        try:
+            path = autosave_path()
+        except OSError as exc:  # a data folder another account could swap: not read, not moved
+            return Autosave(problem=str(exc.strerror or exc))
     if not path.exists():
         return Autosave()
     from pokeroulette_tui.engine.save import SaveError
@@ -218,10 +222,18 @@ def new_session(setup: TableSetup, config: AppConfig, *, save_now: bool = True) 
     from pokeroulette_tui.session import LocalSession
     from pokeroulette_tui.table import SeatConfig, Table
 
-    path = autosave_path() if config.autosave else None
+    path, refused = None, ""
+    if config.autosave:
+        try:
+            path = autosave_path()
+        except OSError as exc:  # the data folder is refused (another account's): play unsaved
+            refused = _("This game is not saved: {problem}").format(problem=exc.strerror or exc)
     seats = [SeatConfig(name=s.name, bot=s.bot) for s in setup.seats]
     table = Table.create(setup.rules, seats, seed=setup.seed, save_path=path)
     session = LocalSession(table, delay=config.delay, auto_cut=config.auto_cut)
+    if refused:
+        table.save_error = refused
+        session.notify(refused)  # the table screen shows it as a toast
     if save_now:
         first_save(session)
     return session

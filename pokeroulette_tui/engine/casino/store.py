@@ -18,7 +18,7 @@ from typing import Any
 from pokeroulette_tui.engine.casino.game import HISTORY, Casino, Round
 from pokeroulette_tui.engine.casino.paytable import PayTable
 from pokeroulette_tui.engine.i18n import _
-from pokeroulette_tui.engine.save import atomic_write
+from pokeroulette_tui.engine.save import atomic_write, private_dir
 
 FORMAT = "pokeroulette-casino"
 VERSION = 1
@@ -99,6 +99,7 @@ class CasinoStore:
                 "jackpots": self.jackpots, "history": [r.to_dict() for r in self.history]}
 
     def write(self) -> None:
+        private_dir(self.path.parent)  # the data folder: ours, or refused (ForeignFolderError)
         atomic_write(self.path, json.dumps(self.to_dict(), indent=1))
 
 

@@ -248,7 +248,9 @@ class SetupScreen(Screen[TableSetup | None]):
                 yield Label(_("Players"), classes="name")
                 yield Select(self._count_options(lo, hi), value=self._seat_count, allow_blank=False,
                              compact=True, id="seat-count")
-            yield Static(_("each seat is a person at this keyboard (hot-seat) or a bot of a level"),
+            yield Static(_("each seat is a player who joins from their own terminal, or a bot "
+                           "of a level") if self.shared_server else
+                         _("each seat is a person at this keyboard (hot-seat) or a bot of a level"),
                          classes="help")
         with Vertical(id="seat-rows"):
             for i in range(self._seat_count):
