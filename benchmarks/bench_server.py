@@ -33,11 +33,13 @@ do not act in step).
 from __future__ import annotations
 
 import argparse
+import atexit
 import asyncio
 import json
 import os
 import random
 import statistics
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -75,7 +77,9 @@ async def serve(tables: int, folder: str | None, first: int = 0, tls: bool = Tru
     context = None
     if tls:  # as a host serves by default: its own certificate, made once in a temporary folder
         from pokeroulette_tui.net.tls import host_identity, server_context
-        context = server_context(host_identity(Path(tempfile.mkdtemp(prefix="bench-tls-"))))
+        tls_dir = tempfile.mkdtemp(prefix="bench-tls-")
+        atexit.register(shutil.rmtree, tls_dir, True)
+        context = server_context(host_identity(Path(tls_dir)))
     for t in range(first, first + tables):
         save = Path(folder) / f"table-{t}.json" if folder else None
         host = TableHost(HostConfig(rules=RULES, seed=1000 + t, save_path=save, turn_timeout=60,
@@ -334,7 +338,9 @@ class Servers:
             p.wait(30)
         if not self.folder:
             return 0
-        return sum(f.stat().st_size for f in Path(self.folder).glob("table-*.json"))
+        size = sum(f.stat().st_size for f in Path(self.folder).glob("table-*.json"))
+        shutil.rmtree(self.folder, ignore_errors=True)  # (tens of MB a run otherwise left in /tmp)
+        return size
 
 
 class Window:

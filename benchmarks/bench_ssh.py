@@ -36,9 +36,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import atexit
 import contextlib
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -163,6 +165,7 @@ def pct(samples: list[float], q: float) -> float:
 
 async def run_mode(mode: str, sizes: list[int], busy_n: int, seconds: float) -> dict:
     home = tempfile.mkdtemp(prefix="bench-ssh-")
+    atexit.register(shutil.rmtree, home, True)
     env = dict(os.environ, POKEROULETTE_HOME=home)
     wrap = os.environ.get("BENCH_SSH_WRAP")  # (a diagnostic wrapper script, if set)
     proc = await asyncio.create_subprocess_exec(
@@ -227,6 +230,7 @@ async def live_tables(count: int, seconds: float) -> dict:
     """``count`` tables playing at the normal pace, then one SSH watcher at each: the room's
     CPU (share of one core) without and with the watchers' screens."""
     home = tempfile.mkdtemp(prefix="bench-ssh-")
+    atexit.register(shutil.rmtree, home, True)
     env = dict(os.environ, POKEROULETTE_HOME=home)
     proc = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--serve", "in-process", "--serve-tables", str(count),

@@ -462,7 +462,11 @@ def test_the_host_saves_a_journal_with_its_resume_data(tmp_path):
         json.dumps(table.state.to_dict(), sort_keys=True)
     assert [a.to_dict() for a in loaded.actions] == [a.to_dict() for a in table.actions]
     net = loaded.meta["net"]  # the checkpoint's, updated by each later net record
-    want = h.host._net_meta()
+    want = {**h.host._net_meta(), "revealed": h.host.committer.revealed_list()}
+    opened: dict = {}  # who was shown what: the hand's whole list, then what was appended
+    for viewer, indices in net.pop("revealed"):
+        opened.setdefault(viewer, []).extend(indices)
+    assert [[v, ix] for v, ix in opened.items()] == want.pop("revealed")
     assert net == json.loads(json.dumps(want))
     assert set(net["tokens"]) == {"0", "1", "2"} and net["commit"]["hand_no"] == table.state.hand_no
     lines = path.read_text().splitlines()
@@ -473,14 +477,15 @@ def test_the_host_saves_a_journal_with_its_resume_data(tmp_path):
     assert not hasattr(table, "save_text")
 
 
-@pytest.mark.parametrize("preset", ["classic", "pagat", "draw"])
-def test_a_resume_at_any_moment_restores_the_deck_commitments_exactly(tmp_path, preset):
+@pytest.mark.parametrize("preset,players", [("classic", 4), ("pagat", 4), ("draw", 4),
+                                            ("classic", 6)])  # (6: two decks, every face twice)
+def test_a_resume_at_any_moment_restores_the_deck_commitments_exactly(tmp_path, preset, players):
     """The commitments, where each committed card is and what each viewer was opened,
     written only when they change, come back exactly wherever the host stops."""
     import shutil
     path = tmp_path / "t.json"
     rules = PRESETS[preset].replace(suit_order="SHDC")
-    h, peers = started(4, rules=rules, save_path=path)
+    h, peers = started(players, rules=rules, save_path=path)
     checked = 0
     for step in range(400):
         h.run()
@@ -503,6 +508,15 @@ def test_a_resume_at_any_moment_restores_the_deck_commitments_exactly(tmp_path, 
         p = next(q for q in peers if q.seat == seat)
         act(h, p, passive(p.last("state")["view"]))
     assert checked > 2
+    # what changes often is written as it changes, not whole: the openings are appended,
+    # and, one deck, only the jokers' places are written (a joker may be in two zones at once)
+    records = [json.loads(line).get("net", {}) for line in path.read_text().splitlines()[1:]]
+    hands = h.host.table.state.hand_no
+    assert sum("revealed" in r for r in records) <= hands + 1
+    assert sum("revealed+" in r for r in records) > hands
+    if players <= 5:
+        placed = [r["placed"] for r in records if "placed" in r]
+        assert len(placed) < len(records) / 4 and all(len(p) <= 6 for p in placed)
 
 
 def test_a_journal_resumes_after_a_torn_last_line(tmp_path):
@@ -529,8 +543,10 @@ def test_an_older_one_document_save_still_resumes_and_goes_on_as_a_journal(tmp_p
     play_hands(h, peers, 1)
     t = h.host.table
     meta = t.meta()
-    meta["net"] = {**meta["net"], "commit": h.host.committer.to_dict(t.state)}
-    for key in ("zones", "revealed"):
+    c = h.host.committer  # the commitments as that format kept them: every card's index by zone
+    meta["net"] = {**meta["net"], "commit": {**c.fixed(), "zones": c.zones(t.state),
+                                             "revealed": c.revealed_list()}}
+    for key in ("placed", "revealed"):
         meta["net"].pop(key)
     saving.save(path, t.state, t.actions, seed=t.seed, names=[s.name for s in t.seats], meta=meta)
     assert not journal.is_journal(path.read_bytes()[:200])

@@ -11,7 +11,8 @@ so the hand history survives without being rewritten.
 A host's resume data (token digests, account bindings, deck commitments) rides along as
 ``"net"`` records: an object under the key ``"net"``, on an action's line or on a line of
 its own, whose keys replace the same keys of what was known before (the checkpoint's
-``meta["net"]``, then each record in turn). The loader hands back the result as
+``meta["net"]``, then each record in turn), except that a key ending in ``+`` adds its
+list's items to the list of the key without it. The loader hands back the result as
 ``Loaded.meta["net"]``.
 
 Appending a line costs the same after 8,000 actions as after 100. A torn last line
@@ -105,6 +106,12 @@ def net_line(net: dict[str, Any]) -> str:
     >>> text = checkpoint(g, [], seed=3, names=["Ana", "Bo", "Cy"], meta={"net": {"a": 1, "b": 2}})
     >>> loads(text + net_line({"b": 3}) + net_line({"c": 4})).meta["net"]
     {'a': 1, 'b': 3, 'c': 4}
+
+    A key ending in ``+`` appends to a list (after the record's other keys):
+
+    >>> text = checkpoint(g, [], seed=3, names=["Ana", "Bo", "Cy"], meta={"net": {"l": [1]}})
+    >>> loads(text + net_line({"l+": [2, 3]}) + net_line({"l+": [4], "l": [0]})).meta["net"]
+    {'l': [0, 4]}
     """
     return _dumps({"net": net}) + "\n"
 
@@ -164,7 +171,9 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
     actions = [action_from_dict(a) for a in head.get("actions", [])]
     current = [Event.from_dict(e) for e in head.get("events", [])]
     hands: list[list[Event]] = []
-    net: dict[str, Any] = {}
+    meta = head.get("meta") if isinstance(head.get("meta"), dict) else {}
+    base = meta.get("net")
+    net: dict[str, Any] = dict(base) if isinstance(base, dict) else {}
     for number, line in enumerate(lines, start=2):
         try:
             record = json.loads(line)
@@ -177,7 +186,7 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
             if not isinstance(record["net"], dict):
                 raise SaveError(_("{source} is damaged at line {number} (its net data)").format(
                     source=source, number=number))
-            net.update(record["net"])
+            _merge_net(net, record["net"])
             if "a" not in record:
                 continue
         if "hand" in record:
@@ -195,16 +204,25 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
         current = groups[-1] if groups else []
         actions.append(action)
     state = checked_state(state.to_dict(), source)  # the end state must be a game that can go on
-    meta = head.get("meta") if isinstance(head.get("meta"), dict) else {}
     if net:
-        base = meta.get("net") if isinstance(meta.get("net"), dict) else {}
-        meta = {**meta, "net": {**base, **net}}
+        meta = {**meta, "net": net}
     names = [str(n) for n in head.get("names", [])] if isinstance(head.get("names"), list) else []
     seed = head.get("seed")
     if seed is not None and not isinstance(seed, int):
         raise SaveError(_("{source} is damaged: the seed is not a number").format(source=source))
     return Loaded(state=state, actions=actions, seed=seed, names=names, meta=meta, hands=hands,
                   current=current, good_bytes=good, torn=torn)
+
+
+def _merge_net(net: dict[str, Any], record: dict[str, Any]) -> None:
+    """A net record's keys replace those known; then its ``key+`` lists extend ``key``."""
+    net.update((k, v) for k, v in record.items() if not k.endswith("+"))
+    for k, items in record.items():
+        if k.endswith("+"):
+            if not isinstance(items, list):
+                raise TypeError(f"{k} is not a list")
+            before = net.get(k[:-1])
+            net[k[:-1]] = (list(before) if isinstance(before, list) else []) + items
 
 
 def load(path: Path | str, *, history: int = 50) -> Loaded:

@@ -124,6 +124,9 @@ class DeckCommitter:
         self.commitments: list[str] = []
         self.pos: dict[int, int] = {}        # id(card object) -> its current index
         self.revealed: dict[int | None, dict[int, None]] = {}  # viewer -> indices (ordered)
+        self.unsaved: list[list[Any]] = []   # openings not yet journalled: [viewer, [indices]]
+        self._unique: dict[str, int] = {}    # card text -> its index, for faces met once
+        self._unique_stamp: tuple[int, int] = (0, 0)
         self._shoe: list[Card] | None = None
         self._fixed: dict[str, Any] | None = None  # this hand's cards and nonces, as saved
 
@@ -135,7 +138,7 @@ class DeckCommitter:
             self._shoe = state.shoe_order
             self.hand_no = state.hand_no
             self.cards, self.nonces, self.commitments, self.pos = [], [], [], {}
-            self.revealed, self._fixed = {}, None
+            self.revealed, self.unsaved, self._fixed = {}, [], None
             if isinstance(rng, _Tracking):
                 rng.reshuffled.clear()
             out.append(self._add(list(state.shoe_order)))
@@ -205,6 +208,8 @@ class DeckCommitter:
             if i not in seen:  # (an index twice in ``indices``: opened once)
                 seen[i] = None
                 out.append([i, self.nonces[i].hex(), self.cards[i].text])
+        if out:
+            self.unsaved.append([viewer, [o[0] for o in out]])
         return out
 
     def opened(self, viewer: int | None) -> list[list[Any]]:
@@ -217,7 +222,7 @@ class DeckCommitter:
         """Everything needed to carry on after a restart (nonces included: keep it private)."""
         if not self.cards:
             return {}
-        return {**self.fixed(), "zones": self.zones(state), "revealed": self.revealed_list()}
+        return {**self.fixed(), "placed": self.misplaced(state), "revealed": self.revealed_list()}
 
     def fixed(self) -> dict[str, Any]:
         """The part of :meth:`to_dict` that changes only with a new shoe or a reshuffle: the
@@ -228,6 +233,40 @@ class DeckCommitter:
             self._fixed = {"hand_no": self.hand_no, "cards": [c.text for c in self.cards],
                            "nonces": [n.hex() for n in self.nonces]}
         return self._fixed
+
+    def take_unsaved(self) -> list[list[Any]]:
+        """The openings since the last call (or since the last new hand), as
+        ``[viewer, [indices]]`` to append to what was saved: a journal writes each once."""
+        out, self.unsaved = self.unsaved, []
+        return out
+
+    def _unique_indices(self) -> dict[str, int]:
+        """Card text -> the last committed index of that face: where a card of that face
+        is unless :meth:`misplaced` says otherwise (a reshuffled card's newest index; of a
+        face met in two decks, or of the two jokers, the later one)."""
+        stamp = (id(self.cards), len(self.cards))
+        if stamp != self._unique_stamp:
+            self._unique = {c.text: i for i, c in enumerate(self.cards)}
+            self._unique_stamp = stamp
+        return self._unique
+
+    def misplaced(self, state: GameState) -> list[list[Any]]:
+        """``[zone, position, index]`` for each card of the state's zones whose committed
+        index is not the last of its face's: the earlier of two jokers, the earlier deck's
+        card of a face met in two decks, or a card of no index that has a face of this
+        hand's (an earlier hand's last match card: index -1). With these, :meth:`restore`
+        re-links every card exactly as :meth:`zones` places it; for a one-deck hand it is
+        one joker at most (in one or two zones), so a journal seldom writes it again."""
+        pos, cards, unique = self.pos, self.cards, self._unique_indices()
+        out: list[list[Any]] = []
+        for key, zone in _zones(state).items():
+            for k, card in enumerate(zone):
+                i = pos.get(id(card), -1)
+                if i >= 0 and cards[i] is not card:
+                    i = -1
+                if unique.get(card.text, -1) != i:
+                    out.append([key, k, i])
+        return out
 
     def zones(self, state: GameState) -> dict[str, list[int]]:
         """Where each committed card is now (index by zone); changes as cards move."""
@@ -257,10 +296,16 @@ class DeckCommitter:
         self.cards = [Card(c.rank, c.suit) for c in self.cards]
         self.commitments = [commitment(n, c.text) for n, c in zip(self.nonces, self.cards)]
         self.pos = {}
+        if "placed" in data:  # a card by its face's last index, unless written otherwise
+            placed = {(str(key), int(k)): int(i) for key, k, i in data["placed"]}
+            self._unique_stamp = (0, 0)
+            unique = self._unique_indices()
+        else:  # (older saves: every card's index by zone)
+            placed = {(key, k): i for key, ix in data["zones"].items() for k, i in enumerate(ix)}
+            unique = {}
         for key, cards in _zones(state).items():
-            indices = data["zones"].get(key, [])
             for k, card in enumerate(cards):
-                i = indices[k] if k < len(indices) else -1
+                i = placed.get((key, k), unique.get(card.text, -1))
                 if 0 <= i < len(self.cards) and self.cards[i] == card:
                     obj = self.cards[i]
                     if key in ("match", "last_match"):
@@ -270,7 +315,10 @@ class DeckCommitter:
                     self.pos[id(obj)] = i
         # an object shared by two zones (a stock card also listed in "added") is re-linked
         # to the same index object above; reshuffled cards keep only their newest index
-        self.revealed = {v: dict.fromkeys(int(i) for i in ix) for v, ix in data.get("revealed", [])}
+        self.revealed = {}
+        for v, ix in data.get("revealed", []):  # (a viewer may come more than once: appended)
+            self.revealed.setdefault(v, {}).update(dict.fromkeys(int(i) for i in ix))
+        self.unsaved = []
         self._shoe, self._fixed = state.shoe_order, None
 
 

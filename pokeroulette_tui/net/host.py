@@ -59,7 +59,7 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         self._zones_key: Any = None
         self._played = -1                     # actions played when the cards were last placed
         self._places: Any = ()
-        self._zones: dict[str, list[int]] = {}
+        self._zones: list[list[Any]] = []
         self._revealed_key: Any = None
         self._revealed: list[list[Any]] = []
         self._seats_key: Any = None
@@ -87,8 +87,10 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         try:
             return cls._resume(table, path, config, **kw)
         except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
-            raise SaveError(f"{path} is damaged: its network data cannot be used "
-                            f"({type(exc).__name__}: {str(exc)[:80]})") from None
+            raise SaveError(_("{path} is damaged: its network data cannot be used "
+                              "({error})").format(path=path,
+                                                  error=f"{type(exc).__name__}: {str(exc)[:80]}")
+                            ) from None
 
     @classmethod
     def _resume(cls, table: NetTable, path: Path, config: HostConfig, **kw: Any) -> "TableHost":
@@ -110,7 +112,7 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         if isinstance(meta.get("timeouts"), dict):  # (older saves: in the state itself)
             table.state.timeouts = {int(k): int(v) for k, v in meta["timeouts"].items()}
         commit = dict(meta.get("commit") or {})
-        for key in ("zones", "revealed"):  # kept apart in a journal (they change more often)
+        for key in ("zones", "placed", "revealed"):  # kept apart in a journal (they change more often)
             if key in meta:
                 commit[key] = meta[key]
         host.committer.restore(table.state, commit)
@@ -120,6 +122,7 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
     def _adopt(self, table: NetTable, now: float = 0.0) -> None:
         install_tracking(table.state)
         table.net_meta = self._net_meta
+        table.net_appends = self._net_appends
         table.defer = self.defer_saves
         self.table = table
         self.rules = table.state.rules
@@ -154,9 +157,12 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         if self.table is not None:
             self.table.defer = True
 
-    def _net_meta(self) -> dict[str, Any]:
+    def _net_meta(self, whole: bool = False) -> dict[str, Any]:
         """The resume data, in parts the journal writes again only when they change: the
-        commitments once a hand, where the cards are and who was shown what as they move."""
+        commitments once a hand, the places of the cards whose index their face does not
+        tell (the jokers, for a one-deck hand) as they move. Who was shown what is whole
+        once a hand (and in every checkpoint: ``whole``); the openings after that are
+        appended (:meth:`_net_appends`)."""
         host_seat = next((i for i, p in enumerate(self.players) if p.host), None)
         c = self.committer
         moving = bool(c.cards) and self.table is not None
@@ -170,12 +176,14 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         key = (c.hand_no, id(c.cards), len(c.cards), self._places)
         if self._zones_key != key:
             self._zones_key = key
-            self._zones = c.zones(self.table.state) if moving else {}
-        key = (c.hand_no, id(c.cards), len(c.cards), sum(map(len, c.revealed.values())),
-               len(c.revealed))
-        if self._revealed_key != key:
+            placed = c.misplaced(self.table.state) if moving else []  # type: ignore[union-attr]
+            if placed != self._zones:
+                self._zones = placed
+        key = (c.hand_no, id(c.cards))
+        if whole or self._revealed_key != key:  # (it restarts the openings to append)
             self._revealed_key = key
             self._revealed = c.revealed_list() if moving else []
+            c.take_unsaved()  # (in the whole list)
         # the seats' parts and the timer's counts: the same objects while unchanged
         key = tuple((p.token_digest, p.uid, p.host) for p in self.players)
         if self._seats_key != key:
@@ -192,8 +200,14 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
             self._timeouts_key = key
             self._timeouts_part = {str(k): v for k, v in timeouts.items()}
         return {**self._seats_part, "password": self.password_digest or None,
-                "commit": c.fixed(), "zones": self._zones, "revealed": self._revealed,
+                "commit": c.fixed(), "placed": self._zones, "revealed": self._revealed,
                 "timeouts": self._timeouts_part}
+
+    def _net_appends(self) -> dict[str, list[Any]]:
+        """The resume data to add to what the journal holds: the openings since the last
+        time (each viewer's new indices), written once each."""
+        new = self.committer.take_unsaved()
+        return {"revealed": new} if new else {}
 
     def receive(self, cid: int, line: bytes, now: float) -> list[Out]:
         """One line from a connection; every mistake becomes an error, nothing else changes."""

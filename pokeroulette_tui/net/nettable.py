@@ -4,7 +4,9 @@ A :class:`NetTable` writes the same journal as :class:`~pokeroulette_tui.table.T
 checkpoint, one line per action, finished hands once), and its resume data (token digests,
 account bindings, the deck commitments) as ``"net"`` records: in the checkpoint's
 ``meta["net"]``, then, whenever a part of it changes, on the line of the action that changed
-it (or on a line of its own). Only the parts that changed are written.
+it (or on a line of its own). Only the parts that changed are written; a part that only
+grows (who was shown which card) is written whole in the checkpoint and once a hand, and in
+between only what was added to it (a ``"key+"`` record, see :mod:`~pokeroulette_tui.engine.journal`).
 
 Nothing is written when an action is played: the lines wait until :meth:`NetTable.flush`
 (or, on a server, :meth:`NetTable.take_journal`, whose write runs off the event loop, and
@@ -99,13 +101,15 @@ class NetTable(Table):
     changes); ``net_saved`` is what the save held when the table was resumed.
     """
 
-    net_meta: Callable[[], dict[str, Any]] | None = None
+    net_meta: Callable[..., dict[str, Any]] | None = None
+    net_appends: Callable[[], dict[str, list[Any]]] | None = None
     defer: bool = False
     net_saved: dict[str, Any] = field(default_factory=dict, repr=False)
     _lines: list[str] = field(default_factory=list, repr=False)
     _restart: bool = field(default=False, repr=False)
     _net_texts: dict[str, str] = field(default_factory=dict, repr=False)
     _net_objs: dict[str, Any] = field(default_factory=dict, repr=False)
+    _grown: set[str] = field(default_factory=set, repr=False)
 
     @classmethod
     def _from_saved(cls, saved: Any, path: Path) -> "NetTable":
@@ -119,7 +123,7 @@ class NetTable(Table):
     def meta(self) -> dict[str, Any]:
         meta = super().meta()
         if self.net_meta is not None:
-            meta["net"] = self.net_meta()
+            meta["net"] = self.net_meta(whole=True)
         return meta
 
     @property
@@ -160,7 +164,12 @@ class NetTable(Table):
         last = self._net_objs
         for key, value in self.net_meta().items():
             before = last.get(key, _MISSING)
-            if before is value or (type(before) is type(value) and before == value):
+            if before is value:
+                continue
+            if key in self._grown:  # appended to since: a new whole part is written, even
+                self._grown.discard(key)  # one equal to the last written
+                self._net_texts.pop(key, None)
+            elif type(before) is type(value) and before == value:
                 continue
             last[key] = value
             text = _dumps(value)
@@ -179,6 +188,10 @@ class NetTable(Table):
             self._lines.clear()
             return self._start_write()
         net = self._net_changes()
+        if self.net_appends is not None:  # (after the changes: a part written whole
+            for key, items in self.net_appends().items():  # restarts its appends)
+                net[key + "+"] = items
+                self._grown.add(key)
         if not self._lines and not net:
             return None
         lines, self._lines = self._lines, []
@@ -193,10 +206,13 @@ class NetTable(Table):
         if self._journal is not None:
             self._journal.close()
         meta = Table.meta(self)
-        net = self.net_meta() if self.net_meta is not None else {}
+        net = self.net_meta(whole=True) if self.net_meta is not None else {}
+        if self.net_appends is not None:
+            self.net_appends()  # (in the whole parts already)
         meta["net"] = net
         self._net_texts = {k: _dumps(v) for k, v in net.items()}
         self._net_objs = dict(net)
+        self._grown.clear()
         text = self._checkpoint_text(meta)
         self._journal = journal.JournalFile(Path(self.save_path))  # type: ignore[arg-type]
         return JournalWrite(self._journal, text, start=True)
