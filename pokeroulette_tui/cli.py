@@ -24,6 +24,7 @@ from pokeroulette_tui.errors import CliError  # also importable from here, as it
 if TYPE_CHECKING:  # argparse loads when a command line is given (``pokeroulette`` alone needs none)
     import argparse
 
+    from pokeroulette_tui.engine.casino.store import CasinoStore
     from pokeroulette_tui.engine.presets import Preset
 
 
@@ -352,6 +353,9 @@ def cmd_preset(args: argparse.Namespace) -> int:
     action = args.preset_command
     try:
         if action == "list":
+            from pokeroulette_tui.engine.folders import checked_dir
+
+            checked_dir(folder.folder)  # another account's folder: one line, nothing listed
             saved, problems = folder.scan()
             print(_("Built in:"))
             for name in PRESET_NOTES:
@@ -448,6 +452,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     return run_play(args, rules_from_args(args))
 
 
+def _casino_store() -> CasinoStore:
+    """The bankrolls and jackpots kept in the data folder; that folder another account's:
+    ForeignFolderError (one line, status 2), its file not read."""
+    from pokeroulette_tui.engine.casino.store import CasinoStore
+    from pokeroulette_tui.engine.folders import checked_dir
+    from pokeroulette_tui.paths import data_home
+
+    checked_dir(data_home())
+    return CasinoStore.open(data_home() / "casino.json")
+
+
 def cmd_casino(args: argparse.Namespace) -> int:
     from pokeroulette_tui.engine.casino.paytable import PayTableError, find
     from pokeroulette_tui.paths import data_home
@@ -464,16 +479,13 @@ def cmd_casino(args: argparse.Namespace) -> int:
         raise CliError(f"--pay-table: {exc}") from None
     if args.odds:
         from pokeroulette_tui.engine.casino.odds import report
-        from pokeroulette_tui.engine.casino.store import CasinoStore
 
-        print(report(table, CasinoStore.open(data_home() / "casino.json").jackpot(table) // 100))
+        print(report(table, _casino_store().jackpot(table) // 100))
         return 0
     if args.simulate is not None:
         return _casino_simulate(table, args.simulate, 1 if args.seed is None else args.seed)
     if args.reset_bankroll is not None or args.reset_jackpot:
-        from pokeroulette_tui.engine.casino.store import CasinoStore
-
-        store = CasinoStore.open(data_home() / "casino.json")
+        store = _casino_store()
         try:
             if args.reset_bankroll is not None:
                 store.reset_bankroll(args.reset_bankroll)
@@ -599,9 +611,13 @@ def cmd_serve_ssh(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    from pokeroulette_tui.engine.folders import checked_dir
     from pokeroulette_tui.ui.stats_cli import run_stats
+    from pokeroulette_tui.ui.stats_recorder import stats_store
 
-    return run_stats(args)
+    store = stats_store()
+    checked_dir(store.folder)  # another account's folder: one line, nothing read or deleted
+    return run_stats(args, store=store)
 
 
 COMMANDS = {"play": cmd_play, "rules": cmd_rules, "preset": cmd_preset, "simulate": cmd_simulate,
@@ -646,10 +662,13 @@ def take_language(argv: list[str]) -> tuple[list[str], str | None]:
 
 def saved_language() -> str:
     """The language chosen in the settings ("" to follow the locale)."""
-    from pokeroulette_tui.paths import config_home
+    from pokeroulette_tui.paths import settings_file
 
-    try:
-        data = json.loads((config_home() / "settings.json").read_text(encoding="utf-8"))
+    try:  # a folder another account could swap is not read (the app starts with defaults)
+        path = settings_file()
+        if path is None:
+            return ""
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return ""
     lang = data.get("language", "") if isinstance(data, dict) else ""
@@ -683,7 +702,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except PermissionError as exc:
-        from pokeroulette_tui.engine.save import ForeignFolderError
+        from pokeroulette_tui.engine.folders import ForeignFolderError
 
         if not isinstance(exc, ForeignFolderError):
             raise

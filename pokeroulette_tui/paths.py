@@ -55,6 +55,20 @@ def config_home() -> Path:
     return Path(user_config_dir(APP))
 
 
+def settings_file() -> Path | None:
+    """The settings file to read (it may be missing), or None while there is no config
+    folder; a folder another account owns or could swap raises ForeignFolderError, its file
+    unread (``engine.folders.checked_dir``, standard library only, so that a
+    start shows its first screen without the game's engine)."""
+    folder = config_home()
+    if not os.path.isdir(folder):
+        return None
+    from pokeroulette_tui.engine.folders import checked_dir
+
+    checked = checked_dir(folder)
+    return None if checked is None else checked / "settings.json"
+
+
 def data_home() -> Path:
     """The data folder, not made: ``$POKEROULETTE_HOME/data`` when that is set."""
     home = os.environ.get("POKEROULETTE_HOME")
@@ -80,13 +94,13 @@ def saved_presets() -> PresetFolder:
 
 def config_dir() -> Path:
     """Per-user config folder (``$POKEROULETTE_HOME/config`` when that is set), owner-only."""
-    from pokeroulette_tui.engine.save import private_dir
+    from pokeroulette_tui.engine.folders import private_dir
 
     return private_dir(config_home())
 
 
 def data_dir() -> Path:
     """Per-user data folder for autosaves, logs and the jackpot, owner-only (0700)."""
-    from pokeroulette_tui.engine.save import private_dir
+    from pokeroulette_tui.engine.folders import private_dir
 
     return private_dir(data_home())

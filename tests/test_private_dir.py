@@ -206,3 +206,199 @@ async def test_the_rooms_seat_help_speaks_of_players_at_their_own_terminals(tmp_
         helps = " ".join(str(w.render()) for w in app.screen.query(Static).filter(".help"))
     assert ("hot-seat" in helps) is not shared
     assert ("joins from their own terminal" in helps) is shared
+
+
+# -- reading: what another account's folder holds is not ours (checked_dir) --------------------
+
+def plant(folder: Path, name: str, text: str) -> Path:
+    """A file the other account put in its folder."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    os.chown(path, THEM, -1)
+    return path
+
+
+def test_checked_dir_makes_nothing_and_refuses_as_private_dir_does(tmp_path):
+    from pokeroulette_tui.engine.save import checked_dir
+
+    mine = tmp_path / "mine"
+    assert checked_dir(mine) is None and not mine.exists()  # not made yet: nothing to read
+    mine.mkdir(mode=0o755)
+    assert checked_dir(mine) == mine and stat.S_IMODE(mine.stat().st_mode) == 0o755
+    home = theirs(tmp_path / "home")
+    for folder in (home, home / "data"):  # theirs, or (not made yet) inside theirs
+        with pytest.raises(ForeignFolderError) as read:
+            checked_dir(folder)
+        with pytest.raises(ForeignFolderError) as made:
+            private_dir(folder)
+        assert str(read.value) == str(made.value)
+    untouched(home)
+
+
+def _their_home(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """POKEROULETTE_HOME (ours) whose config and data folders the other account made."""
+    home = tmp_path / "h"
+    home.mkdir()
+    return home, theirs(home / "config"), theirs(home / "data")
+
+
+def test_planted_settings_are_not_read(tmp_path, monkeypatch):
+    from pokeroulette_tui import cli
+    from pokeroulette_tui.ui.config import AppConfig
+
+    home, config, _data = _their_home(tmp_path)
+    plant(config, "settings.json", '{"language": "fi", "theme": "light", "delay": 9}')
+    monkeypatch.setenv("POKEROULETTE_HOME", str(home))
+    assert cli.saved_language() == ""
+    loaded = AppConfig.load()  # the defaults, and the start goes on
+    assert (loaded.language, loaded.theme, loaded.delay) == ("", "dark", AppConfig.delay)
+    done = _run(home, "rules", "--list")  # the locale's language (C: English), not theirs
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "ante" in done.stdout
+    mine = tmp_path / "mine"
+    (mine / "config").mkdir(parents=True)
+    (mine / "config" / "settings.json").write_text('{"language": "fi", "theme": "light"}')
+    monkeypatch.setenv("POKEROULETTE_HOME", str(mine))
+    assert cli.saved_language() == "fi" and AppConfig.load().theme == "light"  # ours: read
+
+
+def test_planted_statistics_are_not_listed_nor_deleted(tmp_path):
+    from pokeroulette_tui.engine.stats_store import StatsStore, file_name
+
+    stats = theirs(tmp_path / "stats")
+    planted = plant(stats, file_name("Eve"),
+                    '{"format":"pokeroulette-stats","version":1,"player":"Eve"}\n')
+    store = StatsStore(stats)
+    assert store.players() == []
+    assert len(store.problems) == 1 and store.problems[0].startswith(f"not using {stats}")
+    with pytest.raises(ForeignFolderError):
+        store.load("Eve")
+    with pytest.raises(ForeignFolderError):
+        store.reset()
+    with pytest.raises(ForeignFolderError):
+        store.reset("Eve")
+    assert planted.exists()
+    assert sorted(os.listdir(stats)) == sorted(["their-file", planted.name])
+
+
+def _refused_in_one_line(done: subprocess.CompletedProcess[str], folder: Path) -> None:
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    assert lines[0].startswith(f"pokeroulette: not using {folder}"), lines
+    assert "POKEROULETTE_HOME" in lines[0]
+
+
+@pytest.mark.parametrize("command", [["stats"], ["stats", "--json"], ["stats", "--reset", "--yes"],
+                                     ["stats", "--reset", "--yes", "--player", "Eve"]],
+                         ids=["stats", "json", "reset", "reset-one"])
+def test_the_stats_command_refuses_their_folder_in_one_line_and_deletes_nothing(tmp_path,
+                                                                               command):
+    from pokeroulette_tui.engine.stats_store import file_name
+
+    home, _config, data = _their_home(tmp_path)
+    stats = theirs(data / "stats")
+    planted = plant(stats, file_name("Eve"),
+                    '{"format":"pokeroulette-stats","version":1,"player":"Eve"}\n')
+    done = _run(home, *command)
+    _refused_in_one_line(done, stats)
+    assert "Eve" not in done.stdout
+    assert planted.exists() and sorted(os.listdir(stats)) == sorted(["their-file", planted.name])
+
+
+def _planted_preset(folder: Path) -> Path:
+    from pokeroulette_tui.engine.presets import Preset, preset_text
+    from pokeroulette_tui.engine.rules import RuleSet
+
+    return plant(folder, "Planted.json", preset_text(Preset("Planted", RuleSet(ante=7), "theirs")))
+
+
+def test_a_planted_preset_is_not_offered_nor_used(tmp_path, monkeypatch):
+    from pokeroulette_tui.engine.presets import PresetError
+    from pokeroulette_tui.paths import saved_presets
+    from pokeroulette_tui.ui.tables import find_preset
+
+    home, _config, data = _their_home(tmp_path)
+    presets = theirs(data / "presets")
+    planted = _planted_preset(presets)
+    monkeypatch.setenv("POKEROULETTE_HOME", str(home))
+    folder = saved_presets()
+    saved, problems = folder.scan()  # the app's list: no preset of theirs, and why
+    assert saved == [] and len(problems) == 1 and problems[0].startswith(f"not using {presets}")
+    assert folder.names() == []
+    with pytest.raises(PresetError, match=f"not using {presets}"):
+        folder.find("Planted")
+    with pytest.raises(PresetError, match=f"not using {presets}"):
+        folder.delete("Planted")
+    assert find_preset("Planted") is None  # the app: no such preset
+    assert find_preset("classic") is not None  # the built-in ones need no folder
+    assert planted.exists()
+
+
+@pytest.mark.parametrize("command", [["preset", "list"], ["rules", "--preset", "Planted"],
+                                     ["preset", "delete", "Planted"],
+                                     ["preset", "export", "Planted", "-"]],
+                         ids=["list", "use", "delete", "export"])
+def test_the_preset_commands_refuse_their_folder_in_one_line(tmp_path, command):
+    home, _config, data = _their_home(tmp_path)
+    presets = theirs(data / "presets")
+    planted = _planted_preset(presets)
+    done = _run(home, *command)
+    _refused_in_one_line(done, presets)
+    assert "Planted" not in done.stdout and "theirs" not in done.stdout
+    assert planted.exists()
+
+
+def test_a_planted_casino_file_is_not_read_nor_moved(tmp_path, monkeypatch):
+    from pokeroulette_tui.engine.casino.store import START_BANKROLL, CasinoStore
+
+    home, _config, data = _their_home(tmp_path)
+    planted = plant(data, "casino.json", '{"format": "pokeroulette-casino", "version": 1, '
+                                         '"bankrolls": {"Eve": 99999}, "jackpots": {}}')
+    store = CasinoStore.open(data / "casino.json")
+    assert store.bankroll("Eve") == START_BANKROLL and store.warning.startswith(f"not using {data}")
+    damaged = plant(data, "casino.json", "{damaged")  # would be moved aside if it were ours
+    assert CasinoStore.open(damaged).warning.startswith("not using")
+    assert sorted(os.listdir(data)) == ["casino.json", "their-file"]
+    done = _run(home, "casino", "--odds")
+    _refused_in_one_line(done, data)
+    assert planted.read_text() == "{damaged"
+
+
+def test_planted_resume_tokens_are_not_read(tmp_path, monkeypatch):
+    from pokeroulette_tui.net.files import load_admin, load_token
+
+    home, _config, data = _their_home(tmp_path)
+    plant(data, "resume-tokens.json", '{"example.org:4242/ada": "their-token"}')
+    plant(data, "host-secrets.json", '{"4242": "their-secret"}')
+    monkeypatch.setenv("POKEROULETTE_HOME", str(home))
+    assert load_token("example.org", 4242, "Ada") is None
+    assert load_admin(4242) is None
+
+
+def test_planted_tutorial_progress_is_not_read(tmp_path, monkeypatch):
+    from pokeroulette_tui.ui import tutorial
+
+    home, _config, data = _their_home(tmp_path)
+    name = next(iter(tutorial.DEALS))
+    plant(data, "tutorial.json", '{"%s": 1}' % name)
+    monkeypatch.setenv("POKEROULETTE_HOME", str(home))
+    assert tutorial.read_progress() == {}  # their file: the tutorial starts from the top
+    mine = tmp_path / "mine"
+    (mine / "data").mkdir(parents=True)
+    (mine / "data" / "tutorial.json").write_text('{"%s": 1}' % name)
+    monkeypatch.setenv("POKEROULETTE_HOME", str(mine))
+    assert tutorial.read_progress() == {name: 1}  # ours: read
+
+
+def test_checking_the_settings_folder_loads_none_of_the_game(tmp_path):
+    """The settings are read before the first screen: their folder's check is standard
+    library only, not the game's save module."""
+    (tmp_path / "config").mkdir()
+    code = ("import sys; from pokeroulette_tui import paths; paths.settings_file(); "
+            "print(sorted(m for m in sys.modules if m.startswith('pokeroulette_tui.engine')))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "POKEROULETTE_HOME": str(tmp_path)}, check=True)
+    loaded = eval(done.stdout)
+    assert "pokeroulette_tui.engine.folders" in loaded
+    assert "pokeroulette_tui.engine.save" not in loaded and "pokeroulette_tui.engine.game" not in loaded

@@ -204,16 +204,28 @@ class PresetFolder:
     def path_for(self, name: str) -> Path:
         return self.folder / f"{check_name(name)}.json"
 
+    def _files(self) -> list[Path]:
+        """The folder's ``*.json`` files (none before it is made). A folder another account
+        owns or could swap is not read: ForeignFolderError (what it holds may be planted)."""
+        from pokeroulette_tui.engine.folders import checked_dir
+
+        folder = checked_dir(self.folder)
+        return [] if folder is None else list(folder.glob("*.json"))
+
     def scan(self) -> tuple[list[Preset], list[str]]:
         """The saved presets (by name) and a line for each file that cannot be used.
 
         A saved preset's name is its file's name (whatever the file says); damaged files are
         reported, never touched.
         """
+        from pokeroulette_tui.engine.folders import ForeignFolderError
+
         presets: list[Preset] = []
         problems: list[str] = []
         try:
-            paths = sorted(self.folder.glob("*.json"), key=lambda p: p.name.casefold())
+            paths = sorted(self._files(), key=lambda p: p.name.casefold())
+        except ForeignFolderError as exc:  # another account's folder: not read, said why
+            return presets, [str(exc)]
         except OSError:
             return presets, problems
         for path in paths:
@@ -236,9 +248,13 @@ class PresetFolder:
 
     def _existing(self, name: str) -> Path | None:
         """The file of the saved preset called ``name`` in any case, if there is one."""
+        from pokeroulette_tui.engine.folders import ForeignFolderError
+
         key = name.strip().casefold()
         try:
-            return next((p for p in self.folder.glob("*.json") if p.stem.casefold() == key), None)
+            return next((p for p in self._files() if p.stem.casefold() == key), None)
+        except ForeignFolderError as exc:  # another account's folder: not read (nor deleted)
+            raise PresetError(str(exc)) from None
         except OSError:
             return None
 
@@ -274,7 +290,7 @@ class PresetFolder:
         old = self._existing(name)
         if old is not None and not replace:
             raise PresetExists(_("a saved preset called {name} already exists").format(name=repr(old.stem)))
-        from pokeroulette_tui.engine.save import (
+        from pokeroulette_tui.engine.folders import (
             ForeignFolderError,
             atomic_write,
             private_dir,
@@ -316,7 +332,7 @@ class PresetFolder:
             raise PresetError(_("{path} is not a file").format(path=target))
         if not target.parent.is_dir():
             raise PresetError(_("there is no folder {folder}").format(folder=target.parent))
-        from pokeroulette_tui.engine.save import atomic_write
+        from pokeroulette_tui.engine.folders import atomic_write
 
         try:
             atomic_write(target, preset_text(preset), mode=0o644)

@@ -4,23 +4,33 @@ from __future__ import annotations
 
 import functools
 import json
-import os
 import random
-import stat
 import types
 import typing
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from pokeroulette_tui.engine.actions import Action, IllegalAction, action_from_dict
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.events import Event
-from pokeroulette_tui.engine.game import (apply, check_invariants, dealer_to_act, legal_actions,
-                                          new_game)
+from pokeroulette_tui.engine.folders import (  # noqa: F401 - re-exported
+    ForeignFolderError,
+    atomic_write,
+    checked_dir,
+    private_dir,
+)
+from pokeroulette_tui.engine.game import (
+    apply,
+    check_invariants,
+    dealer_to_act,
+    legal_actions,
+    new_game,
+)
 from pokeroulette_tui.engine.i18n import _
-from pokeroulette_tui.engine.rules import RuleError, RuleSet
 from pokeroulette_tui.engine.phase import Phase
+from pokeroulette_tui.engine.rules import RuleError, RuleSet
 from pokeroulette_tui.engine.state import LEFT, OUT, PLAYING, GameState, Seat
 
 FORMAT = "pokeroulette-save"
@@ -48,118 +58,6 @@ def dumps(state: GameState, actions: Sequence[Action] = (), *, seed: int | None 
     doc = {"format": FORMAT, "version": VERSION, "seed": seed, "names": list(names),
            "meta": meta or {}, "actions": [a.to_dict() for a in actions], "state": state.to_dict()}
     return json.dumps(doc, separators=(",", ":"))
-
-
-class ForeignFolderError(PermissionError):
-    """A folder for our files that another account could read or change: refused. The
-    message names the folder, the account, and what to do instead."""
-
-
-def _owner_name(uid: int) -> str:
-    try:
-        import pwd
-
-        return pwd.getpwuid(uid).pw_name
-    except (ImportError, KeyError):
-        return f"uid {uid}"
-
-
-def _refuse(path: Path, problem: str) -> ForeignFolderError:
-    return ForeignFolderError(_("not using {path}: {problem}; set POKEROULETTE_HOME to a folder "
-                                "of your own").format(path=path, problem=problem))
-
-
-def _not_ours(path: Path, uid: int) -> ForeignFolderError:
-    real = os.path.realpath(path)
-    where = path if os.path.abspath(path) == real else _("{path} (a link to {target})").format(
-        path=path, target=real)
-    return _refuse(where, _("it belongs to {who}, not to you, and that account could read or "
-                            "replace the game's files in it").format(who=_owner_name(uid)))
-
-
-def _check_chain(path: Path, me: int) -> None:
-    """Refuse a folder another account could swap: every existing folder and link on the way
-    to ``path`` (as written and as resolved) belongs to us or root, and a folder anyone may
-    write in is sticky (like /tmp). The folder itself must be ours."""
-    written = Path(os.path.abspath(path))
-    for chain in (written, Path(os.path.realpath(written))):
-        for step in reversed((chain, *chain.parents)):
-            try:
-                st = os.lstat(step)
-            except FileNotFoundError:
-                break  # not made yet: we make the rest, owner-only
-            link = stat.S_ISLNK(st.st_mode)
-            if step == chain and not link and st.st_uid != me:
-                raise _not_ours(path, st.st_uid)
-            if st.st_uid not in (0, me):
-                what = (_("it is reached through the link {folder}, which belongs to {who}") if link
-                        else _("it is in {folder}, which belongs to {who}, who could swap it"))
-                raise _refuse(path, what.format(folder=step, who=_owner_name(st.st_uid)))
-            if step != chain and stat.S_ISDIR(st.st_mode) and st.st_mode & 0o002 \
-                    and not st.st_mode & stat.S_ISVTX:
-                raise _refuse(path, _("it is in {folder}, where any account may rename things "
-                                      "(that folder is not sticky)").format(folder=step))
-
-
-def private_dir(path: Path) -> Path:
-    """``path`` as a folder only its owner can enter (0700), created if need be.
-
-    A folder another account owns, or could swap (it lies in a folder of theirs, or in one
-    anyone may write in without the sticky bit), raises ForeignFolderError: that account
-    could read our files there or plant its own. A folder of ours that cannot be made
-    private is used as it is (the files in it are 0600) unless others can write in it.
-    """
-    if not hasattr(os, "geteuid"):  # pragma: no cover - not a Unix: no owners to check
-        path.mkdir(parents=True, exist_ok=True, mode=0o700)
-        return path
-    me = os.geteuid()
-    _check_chain(path, me)  # before making anything in there
-    missing = [p for p in (path, *path.parents) if not os.path.lexists(p)]
-    for step in reversed(missing):
-        try:
-            os.mkdir(step, 0o700)  # each folder we make, owner-only (not just the last)
-        except FileExistsError:
-            pass
-    _check_chain(path, me)
-    fd = os.open(os.path.realpath(path), os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
-    try:
-        st = os.fstat(fd)
-        if st.st_uid != me:  # swapped since the check
-            raise _not_ours(path, st.st_uid)
-        if st.st_mode & 0o077:
-            try:
-                os.fchmod(fd, 0o700)
-            except OSError:
-                pass
-            if os.fstat(fd).st_mode & 0o022:
-                raise _refuse(path, _("other accounts can write in it and it cannot be made "
-                                      "private"))
-    finally:
-        os.close(fd)
-    return path
-
-
-def atomic_write(path: Path | str, text: str, *, mode: int = 0o600) -> None:
-    """Write ``text`` so that a crash leaves either the old file or the new one, never half.
-    A missing folder is created owner-only."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    import tempfile  # here, not at the top: the start screen needs no saving machinery
-
-    fd, tmp = tempfile.mkstemp(prefix="." + path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def save(path: Path | str, state: GameState, actions: Sequence[Action] = (), **kw: Any) -> None:

@@ -25,7 +25,12 @@ from pathlib import Path
 from typing import Iterator
 
 from pokeroulette_tui.engine.i18n import _, ngettext
-from pokeroulette_tui.engine.save import atomic_write, private_dir
+from pokeroulette_tui.engine.folders import (
+    ForeignFolderError,
+    atomic_write,
+    checked_dir,
+    private_dir,
+)
 from pokeroulette_tui.engine.stats import GameRecord, HandRecord, PlayerStats, record_from_dict
 
 FORMAT = "pokeroulette-stats"
@@ -67,7 +72,12 @@ class StatsStore:
     def players(self) -> list[str]:
         """The players with statistics here, by name (from each file's header)."""
         names = []
-        for path in sorted(self.folder.glob("*.jsonl")) if self.folder.is_dir() else []:
+        try:
+            folder = checked_dir(self.folder)
+        except ForeignFolderError as exc:  # what another account's folder holds is not ours
+            self.problems.append(str(exc))
+            return []
+        for path in sorted(folder.glob("*.jsonl")) if folder is not None else []:
             try:
                 with open(path, encoding="utf-8") as f:
                     head = json.loads(f.readline(4096))
@@ -83,6 +93,7 @@ class StatsStore:
         A damaged file is set aside first (see :attr:`problems`)."""
         stats = PlayerStats(player)
         path = self.path(player)
+        checked_dir(self.folder)  # another account's folder: ForeignFolderError, nothing read
         try:
             if path.stat().st_size > MAX_BYTES:
                 self._set_aside(path, player, [], _("it is over {mb} MB").format(
@@ -229,8 +240,9 @@ class StatsStore:
         atomic_write(self.path(player), "".join(lines))
 
     def reset(self, player: str | None = None) -> list[Path]:
-        """Delete one player's statistics, or everyone's; returns the files removed."""
-        if not self.folder.is_dir():
+        """Delete one player's statistics, or everyone's; returns the files removed. Nothing
+        is deleted in a folder another account could swap (ForeignFolderError)."""
+        if checked_dir(self.folder) is None:
             return []
         paths = [self.path(player)] if player is not None else list(self.folder.glob("*.jsonl"))
         gone = []

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pokeroulette_tui.engine.i18n import _
-from pokeroulette_tui.engine.save import atomic_write, private_dir
+from pokeroulette_tui.engine.folders import atomic_write, private_dir
 from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.paths import data_dir

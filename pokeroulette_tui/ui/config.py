@@ -11,7 +11,14 @@ from typing import Any, Sequence
 from pokeroulette_tui.bots import LEVELS
 from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import PRESETS, RuleError, RuleSet
-from pokeroulette_tui.paths import APP, config_dir, config_home, data_dir, data_home  # noqa: F401
+from pokeroulette_tui.paths import (  # noqa: F401
+    APP,
+    config_dir,
+    config_home,
+    data_dir,
+    data_home,
+    settings_file,
+)
 
 # Up to the start screen this module loads no more of the engine than the rules: the table,
 # the game and the save code load when a table is dealt or a saved one is found.
@@ -245,7 +252,10 @@ class AppConfig:
     def load(cls) -> "AppConfig":
         """The saved settings, or defaults if there are none or the file is damaged."""
         try:  # read where settings_path() is, without making the folder for it
-            data = json.loads((config_home() / "settings.json").read_text(encoding="utf-8"))
+            path = settings_file()  # another account's folder: refused, its file not read
+            if path is None:
+                return cls()
+            data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return cls()
         if not isinstance(data, dict):
@@ -266,7 +276,7 @@ class AppConfig:
         return config
 
     def save(self) -> None:
-        from pokeroulette_tui.engine.save import atomic_write
+        from pokeroulette_tui.engine.folders import atomic_write
 
         try:
             data = {f.name: getattr(self, f.name) for f in fields(self) if not f.metadata.get("runtime")}

@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.turn_timeout <= 86400:
         raise CliError(_("--turn-timeout must be between 0 (no timer) and 86400 seconds"))
     from pokeroulette_tui import paths
-    from pokeroulette_tui.engine.save import private_dir
+    from pokeroulette_tui.engine.folders import private_dir
     from pokeroulette_tui.net.ssh import keys
 
     folder = private_dir(paths.data_dir() / "ssh")

@@ -142,8 +142,13 @@ def progress_path() -> Path:
 
 def read_progress() -> dict[str, int]:
     """Tutorial name -> the step it stopped at (nothing for one not begun or finished)."""
+    from pokeroulette_tui.engine.folders import checked_dir
+
+    path = progress_path()
     try:
-        data = json.loads(progress_path().read_text(encoding="utf-8"))
+        if checked_dir(path.parent) is None:  # (another account's folder: refused, not read)
+            return {}
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict):
@@ -155,7 +160,7 @@ def read_progress() -> dict[str, int]:
 def write_progress(name: str, step: int | None) -> None:
     """Remember that ``name`` stopped at ``step`` (None: finished or not begun). A disk
     problem is ignored: the tutorial then starts again from the top next time."""
-    from pokeroulette_tui.engine.save import atomic_write
+    from pokeroulette_tui.engine.folders import atomic_write
     from pokeroulette_tui.paths import data_dir
 
     progress = read_progress()

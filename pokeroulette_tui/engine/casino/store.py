@@ -18,7 +18,12 @@ from typing import Any
 from pokeroulette_tui.engine.casino.game import HISTORY, Casino, Round
 from pokeroulette_tui.engine.casino.paytable import PayTable
 from pokeroulette_tui.engine.i18n import _
-from pokeroulette_tui.engine.save import atomic_write, private_dir
+from pokeroulette_tui.engine.folders import (
+    ForeignFolderError,
+    atomic_write,
+    checked_dir,
+    private_dir,
+)
 
 FORMAT = "pokeroulette-casino"
 VERSION = 1
@@ -38,8 +43,12 @@ class CasinoStore:
     def open(cls, path: Path) -> CasinoStore:
         store = cls(path)
         try:
+            checked_dir(path.parent)  # another account's folder: its file is not ours to read
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
+            return store
+        except ForeignFolderError as exc:  # not read, not moved aside: play on fresh, said why
+            store.warning = str(exc)
             return store
         except (OSError, UnicodeDecodeError) as exc:
             store._set_aside(_("The casino file {path} could not be read ({problem})").format(

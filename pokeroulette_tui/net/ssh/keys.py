@@ -204,7 +204,7 @@ class NameBook:
     def _save(self) -> None:
         if self.path is None:
             return
-        from pokeroulette_tui.engine.save import atomic_write
+        from pokeroulette_tui.engine.folders import atomic_write
 
         atomic_write(self.path, json.dumps({"names": self.names}, indent=1, sort_keys=True))
 

@@ -60,7 +60,7 @@ class RoomUserConfig(AppConfig):
     def save(self) -> None:
         if self.path is None:
             return
-        from pokeroulette_tui.engine.save import atomic_write
+        from pokeroulette_tui.engine.folders import atomic_write
 
         data = {f.name: getattr(self, f.name) for f in fields(self)
                 if not f.metadata.get("runtime") and f.name != "last_setup"}
