@@ -465,8 +465,8 @@ def _slot_label(spot: Spot, table: PayTable, width: int) -> str:
     """The longest of a spot's names that fits: with its payout, without, shorter.
 
     >>> from pokeroulette_tui.engine.casino.paytable import DEFAULT
-    >>> [_slot_label((Kind.JOKER, ""), DEFAULT, w) for w in (12, 7, 5)]
-    ['★ Joker 25:1', '★ Joker', 'Joker']
+    >>> [_slot_label((Kind.JOKER, ""), DEFAULT, w) for w in (12, 7, 5, 4)]
+    ['★ Joker 25:1', '★ Joker', 'Joker', 'Jok…']
     """
     kind, target = spot
     name = _(POKER_SHORT.get(target, target) if kind is Kind.POKER else SHORT[spot])
@@ -480,7 +480,8 @@ def _slot_label(spot: Spot, table: PayTable, width: int) -> str:
         pays = table.roulette[kind]
     names = [f"{name} {pays}:1" if pays is not None else name, name,
              name.replace("★ ", "").replace(" ★", "")]
-    return next((n for n in names if len(n) <= width), names[-1][:width])
+    cut = names[-1][:width - 1].rstrip() + "…" if width > 1 else names[-1][:width]
+    return next((n for n in names if len(n) <= width), cut)  # (cut: it says so)
 
 
 def _draw_spot_rows(canvas: _Canvas, model: BoardModel, g: Geometry) -> None:
