@@ -427,3 +427,20 @@ def test_a_card_table_answers_which_with_its_game_and_closes(caplog):
     assert not any("refused" in r.getMessage() for r in caplog.records)
     player = h.join("Ada")  # the table goes on as before
     assert player.of("welcome") and not player.errors()
+
+
+def test_a_casino_join_checks_its_tls_flags_as_a_card_table_join_does():
+    """--fingerprint with --no-tls, or a malformed fingerprint: one clear error before any
+    connection (the same check as a card table's join)."""
+    import argparse
+
+    from pokeroulette_tui.errors import CliError
+    from pokeroulette_tui.net.casino_launch import casino_session
+
+    def args(**kw):
+        return argparse.Namespace(**{"spectate": False, "name": "Ada", "password": None,
+                                     "fingerprint": None, "no_tls": False, **kw})
+    with pytest.raises(CliError, match="cannot go with --no-tls"):
+        casino_session(args(fingerprint="ab" * 32, no_tls=True), "127.0.0.1", 1)
+    with pytest.raises(CliError):
+        casino_session(args(fingerprint="not-a-fingerprint"), "127.0.0.1", 1)

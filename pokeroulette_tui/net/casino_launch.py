@@ -138,8 +138,7 @@ def run_casino_host(args: argparse.Namespace, *, play=None) -> int:
 
 def casino_session(args: argparse.Namespace, host: str, port: int) -> RemoteCasino:
     """The seat ``join``'s flags ask for at the casino table at ``host:port`` (CliError)."""
-    from pokeroulette_tui.net import tls as T
-    from pokeroulette_tui.net.launch import known_tables
+    from pokeroulette_tui.net.launch import known_tables, tls_options
 
     if getattr(args, "spectate", False):
         raise CliError(_("a casino table has no spectators' chairs: join without --spectate"))
@@ -149,13 +148,7 @@ def casino_session(args: argparse.Namespace, host: str, port: int) -> RemoteCasi
         name = P.clean_name(args.name)
     except P.ProtocolError as exc:
         raise CliError(exc.message) from None
-    fingerprint = getattr(args, "fingerprint", None)
-    if fingerprint is not None:
-        try:
-            fingerprint = T.normal_fingerprint(fingerprint)
-        except ValueError as exc:
-            raise CliError(str(exc)) from None
-    use_tls = not getattr(args, "no_tls", False)
+    fingerprint, use_tls = tls_options(args)
     return RemoteCasino(host, port, name, password=read_password(args),
                         token=load_token(host, port, name), tls=use_tls,
                         fingerprint=fingerprint, known=known_tables(),

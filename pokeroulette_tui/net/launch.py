@@ -199,6 +199,22 @@ def known_tables():
     return tls.KnownTables(paths.data_dir() / tls.KNOWN_FILE)
 
 
+def tls_options(args: argparse.Namespace) -> tuple[str | None, bool]:
+    """A join's ``--fingerprint`` (normalised; CliError when malformed) and whether it uses
+    TLS (not with ``--no-tls``, which a fingerprint cannot go with)."""
+    fingerprint = getattr(args, "fingerprint", None)
+    if fingerprint is not None:
+        from pokeroulette_tui.net import tls
+        try:
+            fingerprint = tls.normal_fingerprint(fingerprint)
+        except ValueError as exc:
+            raise CliError(str(exc)) from None
+    use_tls = not getattr(args, "no_tls", False)
+    if not use_tls and fingerprint:
+        raise CliError(_("--fingerprint checks a TLS certificate: it cannot go with --no-tls"))
+    return fingerprint, use_tls
+
+
 def say(line: str) -> None:
     """Print for the person at the host's terminal; a closed stdout never stops the table."""
     try:
@@ -379,16 +395,7 @@ def join_session(args: argparse.Namespace) -> tuple[RemoteSession, list[str]]:
             raise CliError(str(exc)) from None
     elif admin:  # the host's own secret goes only to a table this account serves
         server_uid = os.geteuid()
-    fingerprint = getattr(args, "fingerprint", None)
-    if fingerprint is not None:
-        from pokeroulette_tui.net import tls
-        try:
-            fingerprint = tls.normal_fingerprint(fingerprint)
-        except ValueError as exc:
-            raise CliError(str(exc)) from None
-    use_tls = not getattr(args, "no_tls", False)
-    if not use_tls and fingerprint:
-        raise CliError(_("--fingerprint checks a TLS certificate: it cannot go with --no-tls"))
+    fingerprint, use_tls = tls_options(args)
     session = RemoteSession(host, port, name, password=password, token=token,
                             spectate=bool(args.spectate), admin=admin, server_uid=server_uid,
                             on_token=lambda t: store_token(host, port, name, t),
