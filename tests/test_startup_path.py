@@ -67,6 +67,11 @@ START_PATH = textwrap.dedent('''
                     await pilot.pause()
                     if "shown" in seen:
                         break
+                seen["loading"] = app.screen._preload is not None  # not while being drawn
+                for _ in range(100):  # a moment later, while a player reads
+                    await pilot.pause(0.02)
+                    if app.screen._preload is not None:
+                        break
                 app.screen._preload.wait()
                 seen["preloaded"] = mine()
                 await pilot.press("enter")
@@ -115,7 +120,9 @@ def test_a_fresh_start_shows_the_start_screen_without_the_engine(home, tmp_path)
     engine = [m for m in shown if m.startswith("pokeroulette_tui.engine.")]
     assert set(engine) <= {"pokeroulette_tui.engine.rules", "pokeroulette_tui.engine.cards",
                            "pokeroulette_tui.engine.words", "pokeroulette_tui.engine.i18n"}
-    # while the start screen waits, the table's modules load in the background …
+    # while the start screen waits, the table's modules load in the background (not while
+    # it is being drawn: that held its first frame back) …
+    assert seen["loading"] is False
     preloaded = seen["preloaded"]
     for module in ("pokeroulette_tui.ui.screens.table", "pokeroulette_tui.table",
                    "pokeroulette_tui.session", "pokeroulette_tui.bots.simple"):
@@ -124,6 +131,66 @@ def test_a_fresh_start_shows_the_start_screen_without_the_engine(home, tmp_path)
     # … and Enter deals
     assert seen["table"] == "TableScreen"
     assert (home / "data" / "autosave.json").exists()
+
+
+async def test_a_key_pressed_at_once_deals_without_loading_in_the_background(monkeypatch):
+    """Enter before the background loading has begun: the table is dealt with the imports
+    done where they are needed, and no loading thread starts later, competing with the
+    table's first frames."""
+    from pokeroulette_tui.ui import tables
+    from pokeroulette_tui.ui.app import make_app
+    from pokeroulette_tui.ui.screens.start import PRELOAD_AFTER
+    from pokeroulette_tui.ui.screens.table import TableScreen
+
+    started = []
+    monkeypatch.setattr(tables.TablePreload, "start",
+                        lambda self: started.append(self) or self)
+    app = make_app(AppConfig(delay=5))
+    async with app.run_test(size=SIZE) as pilot:
+        start = app.screen
+        await pilot.pause()
+        await pilot.press("enter")
+        for _ in range(20):
+            await pilot.pause()
+            if isinstance(app.screen, TableScreen):
+                break
+        assert isinstance(app.screen, TableScreen)
+        await pilot.pause(PRELOAD_AFTER + 0.1)
+        assert started == [] and start._preload is None
+        await app.close_session()
+
+
+GC_PAUSED = textwrap.dedent('''
+    """Run the app (headless) as the command does: is the garbage collector paused while it
+    starts, and back on afterwards? Were the start-up objects frozen?"""
+    import gc
+
+    from pokeroulette_tui.ui import app as app_module
+    from pokeroulette_tui.ui.config import AppConfig
+
+    app_module.GC_PAUSE = 0.3
+    seen = []
+
+    async def pilot(pilot):
+        await pilot.pause()
+        seen.append(gc.isenabled())
+        await pilot.pause(0.8)
+        seen.append(gc.isenabled())
+        pilot.app.exit()
+
+    app_module.make_app(AppConfig(delay=5)).run(headless=True, size=(80, 24), auto_pilot=pilot)
+    print(seen, gc.isenabled(), gc.get_freeze_count() > 0)
+''')
+
+
+def test_the_garbage_collector_rests_while_the_app_starts(home, tmp_path):
+    script = tmp_path / "gc_paused.py"
+    script.write_text(GC_PAUSED, encoding="utf-8")
+    env = {"POKEROULETTE_HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"}
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          env=env, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.strip().splitlines()[-1] == "[False, True] True True"
 
 
 def test_the_plain_command_is_play_with_the_parsers_defaults():

@@ -32,8 +32,15 @@ from pokeroulette_tui.ui.widgets.button import PlainButton
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 if TYPE_CHECKING:  # the session (and the engine) load when a table is dealt or found
+    from textual.timer import Timer
+    from textual.widget import Widget
+
     from pokeroulette_tui.session import Session
 
+
+PRELOAD_AFTER = 0.25
+"""Seconds after its first frame before the start screen loads the table in the background
+(see :meth:`StartScreen._start_preload`)."""
 
 A_NEW_TABLE = N_("A new table")
 YOUR_TABLE = N_("Your table")
@@ -88,6 +95,8 @@ class StartScreen(Screen[None]):
         self._playing = False      # a table was opened from here; look at the autosave again after
         self._default: TableSetup | None = None   # TableSetup.default(), made once
         self._preload: TablePreload | None = None
+        self._preload_timer: Timer | None = None
+        self._preload_put_off = False  # a screen opened over this one before it began
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="start-body", can_focus=False):
@@ -97,12 +106,7 @@ class StartScreen(Screen[None]):
             yield Static("", id="start-notice")
             yield Static(_("New here? Press l for a tutorial: a prepared hand of Poker Roulette "
                            "or five-card draw, step by step."), id="tutorial-offer")
-            with Vertical(id="resume-box"):
-                yield Static(_("A game is in progress"), classes="heading")
-                yield Static("", id="resume-info")
-                with Horizontal(classes="buttons"):
-                    yield PlainButton(_("Resume (Enter)"), id="resume", variant="primary")
-                    yield PlainButton(_("New game (n)"), id="new-game")
+            yield Vertical(id="resume-box")  # the offer of a saved game: see _offer_resume
             with Vertical(id="new-box"):
                 yield Static("", id="table-heading", classes="heading")
                 yield Static("", id="table-seats")
@@ -150,11 +154,27 @@ class StartScreen(Screen[None]):
         self._notice = lambda: text
 
     def _start_preload(self) -> None:
+        """After the first frame: load what dealing needs in the background (TablePreload),
+        a moment later, while a player reads. Not at once: the imports and the drawing of
+        the start screen fought for the interpreter (the GIL, and the import locks of
+        modules both wanted), which held its first frame back by ~100 ms. A key that deals
+        before then imports what it needs itself, with nothing to wait for."""
+        if self._preload is None and self._preload_timer is None:
+            self._preload_timer = self.set_timer(PRELOAD_AFTER, self._begin_preload,
+                                                 name="table preload")
+
+    def _begin_preload(self) -> None:
+        self._preload_timer = None
         if self._preload is None:
             self._preload = TablePreload(self.setup).start()
 
     def _preloaded(self) -> None:
-        """Wait for the background imports, so that none runs twice at once."""
+        """Wait for the background imports, so that none runs twice at once (and start none
+        now: what is missing is imported where it is needed)."""
+        if self._preload_timer is not None:
+            self._preload_timer.stop()
+            self._preload_timer = None
+            self._preload_put_off = True
         if self._preload is not None:
             self._preload.wait()
 
@@ -164,6 +184,9 @@ class StartScreen(Screen[None]):
             self.notice = ""
             self._look_for_save(offer=True)
             self._show()
+        elif self._preload_put_off:  # back from the setup screen (say): load the table now
+            self._preload_put_off = False
+            self._start_preload()
 
     # -- the state shown ------------------------------------------------------------------
     def _look_for_save(self, *, offer: bool) -> None:
@@ -185,7 +208,10 @@ class StartScreen(Screen[None]):
         notice.update(self.notice)
         notice.display = bool(self.notice)
         resuming = self.mode == "resume"
-        self.query_one("#resume-box").display = resuming
+        box = self.query_one("#resume-box")
+        box.display = resuming
+        if resuming and not box.children:
+            self._offer_resume(box)
         self.query_one("#new-box").display = not resuming
         if resuming and self.saved.table is not None:
             self.query_one("#resume-info", Static).update(
@@ -196,6 +222,16 @@ class StartScreen(Screen[None]):
             self._show_table()
             self.query_one("#deal", Button).focus()
         self.refresh_bindings()
+
+    @staticmethod
+    def _offer_resume(box: Widget) -> None:
+        """Put the offer of the saved game in ``box``, once there is one to offer (most
+        starts have none: its widgets would be made and styled, hidden, for nothing)."""
+        buttons = Horizontal(classes="buttons")
+        box.mount_all([Static(_("A game is in progress"), classes="heading"),
+                       Static("", id="resume-info"), buttons])
+        buttons.mount_all([PlainButton(_("Resume (Enter)"), id="resume", variant="primary"),
+                           PlainButton(_("New game (n)"), id="new-game")])
 
     def _show_table(self) -> None:
         setup = self.setup

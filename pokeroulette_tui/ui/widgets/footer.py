@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 
 class TidyFooter(Footer):
-    """Textual's :class:`Footer`, changed in five ways (Textual 8.2: the first two lean
+    """Textual's :class:`Footer`, changed in six ways (Textual 8.2: the first two lean
     on its internals, and tests check both; should they stop working, the footer falls
     back to Textual's own timing):
 
@@ -35,6 +35,9 @@ class TidyFooter(Footer):
     * **No rebuild while covered.** The footer of a screen under another one (the start
       screen under the table) is left alone; when its screen is shown again, the bindings
       refresh Textual sends then brings it up to date.
+    * **Keys styled once.** Each key is made with the footer's ``compact`` setting, where
+      Textual's mounts it compact (its default) and then, bound to the footer's, not:
+      two restyles of every key, each time the keys are built.
     """
 
     _shown: tuple | None = None  # what the keys on screen show (see _signature)
@@ -50,11 +53,16 @@ class TidyFooter(Footer):
                 return
             self.set_reactive(Footer._bindings_ready, True)
         self._shown = self._signature()
+        compact = self.compact
         for widget in super().compose():
             if isinstance(widget, FooterKey):  # the keys' words are English, marked with N_
                 widget.description = _(widget.description)
                 if widget.tooltip:
                     widget.tooltip = _(str(widget.tooltip))
+                # born with the footer's compactness: a key otherwise mounts compact (its
+                # default), restyling itself, then takes the footer's, restyling again
+                widget.set_reactive(FooterKey.compact, compact)
+                widget.set_class(compact, "-compact", update=False)
             yield widget
 
     def _after_compose(self) -> None:

@@ -75,9 +75,10 @@ class SeatWidget(Widget):
             self._lines = lines
             self.refresh(layout=True)
         p = view.players[self.seat]
-        self.set_class(view.seat == self.seat, "-me")
-        self.set_class(view.to_act == self.seat and not view.dealer_step and not view.game_over,
-                       "-to-act")
-        self.set_class(p.folded, "-folded")
-        self.set_class(p.status in ("out", "left") or bool(p.sit_out_hands), "-out")
-        self.set_class(view.button == self.seat, "-button")
+        self.update_classes({  # one restyle for all of them
+            "-me": view.seat == self.seat,
+            "-to-act": view.to_act == self.seat and not view.dealer_step and not view.game_over,
+            "-folded": p.folded,
+            "-out": p.status in ("out", "left") or bool(p.sit_out_hands),
+            "-button": view.button == self.seat,
+        })
