@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import ssl
 import logging
+import zlib
 from typing import Any, AsyncIterator, Callable, ClassVar
 
 from pokeroulette_tui.engine.actions import Action, IllegalAction, Leave
@@ -31,6 +33,32 @@ log = logging.getLogger("pokeroulette.net.client")
 
 HISTORY_HANDS = 50
 """Hands of events a client keeps for the hand history (as the local table does)."""
+
+_DEFAULTS: dict[str, Any] = {"seat": None, "cards": [], "amount": 0, "private": False,
+                             "public_text": ""}
+_NOT_DEFAULT = object()
+
+
+def pack_hand(hand: list[Event]) -> bytes:
+    """A finished hand as the client keeps it: its events' fields that differ from the
+    defaults, as JSON, deflated (some 0.6 KB a hand rather than some 4 KB of event objects);
+    :func:`unpack_hand` gives the same events back.
+
+    >>> from pokeroulette_tui.engine.events import Checked, Folded
+    >>> hand = [Folded("Bo folds", seat=1, hand_no=3), Checked("Ana checks", seat=0, hand_no=3)]
+    >>> unpack_hand(pack_hand(hand)) == hand
+    True
+    """
+    data = [{k: v for k, v in e.to_dict().items() if _DEFAULTS.get(k, _NOT_DEFAULT) != v}
+            for e in hand]
+    packer = zlib.compressobj(6, zlib.DEFLATED, -12, 4)  # a 4 KB window: a hand's size
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    return packer.compress(text) + packer.flush()
+
+
+def unpack_hand(blob: bytes) -> list[Event]:
+    """The events of a hand :func:`pack_hand` kept."""
+    return [Event.from_dict(e) for e in json.loads(zlib.decompress(blob, -12))]
 
 
 class _Gap(Exception):
@@ -124,7 +152,10 @@ class RemoteSession(Session):
         self.deltas = deltas      # asks the host for state deltas (PROTOCOL.md §4)
         self._view_wire: dict[str, Any] | None = None  # the last view as sent (deltas apply to it)
         self._serial: int | None = None                # … and its line's serial
-        self._history: list[list[Event]] = []
+        # the hand history: the hands before the last one packed (pack_hand), and the last
+        # one (the hand being played) as events
+        self._history: list[bytes] = []
+        self._hand: list[Event] = []
         self._updates: asyncio.Queue[Update] = asyncio.Queue()
         self._lobby_q: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
@@ -395,9 +426,13 @@ class RemoteSession(Session):
     def _on_history(self, m: M.History, msg: dict[str, Any]) -> bool:
         hands = [[Event.from_dict(e) for e in hand] for hand in m.hands]
         if m.page:  # older hands, asked for: before what we have
-            hands = hands + self._history
-        self._history = hands[-HISTORY_HANDS:]
-        self.history_more = m.more and len(hands) <= HISTORY_HANDS
+            packed = [pack_hand(h) for h in hands] + self._history
+            total = len(packed) + bool(self._hand)
+        else:
+            self._hand = hands.pop() if hands else []
+            packed, total = [pack_hand(h) for h in hands], len(hands) + bool(self._hand)
+        self._history = packed[max(0, len(packed) + bool(self._hand) - HISTORY_HANDS):]
+        self.history_more = m.more and total <= HISTORY_HANDS
         if m.page and self._page is not None and not self._page.done():
             self._page.set_result(None)
         return True
@@ -459,8 +494,7 @@ class RemoteSession(Session):
         loop = asyncio.get_running_loop()
         self.deadline = None if m.deadline_in is None else loop.time() + m.deadline_in
         self.next_deal = None if m.next_deal_in is None else loop.time() + m.next_deal_in
-        add_to_history(self._history, events)
-        del self._history[:-HISTORY_HANDS]  # a long game (or a spectator) stays bounded
+        self._add_to_history(events)
         shown = shown_cards(view)
         self.fairness = self.verifier.summary(shown)
         if self.welcome.get("seeded"):
@@ -478,6 +512,14 @@ class RemoteSession(Session):
                                         deadline=self.deadline,
                                         result=view.result if over else None))
         return True
+
+    def _add_to_history(self, events: tuple[Event, ...]) -> None:
+        """The events into the history: a hand another hand follows is packed, and only the
+        last :data:`HISTORY_HANDS` are kept (a long game, or a spectator, stays bounded)."""
+        hands = [self._hand] if self._hand else []
+        self._history.extend(pack_hand(hand) for hand in add_to_history(hands, events))
+        self._hand = hands[-1] if hands else []
+        del self._history[:max(0, len(self._history) + bool(self._hand) - HISTORY_HANDS)]
 
     #: What each server message does here, by class (welcome and pong need nothing): a
     #: handler gets the parsed message and the one as sent, and says whether to go on.
@@ -535,14 +577,16 @@ class RemoteSession(Session):
         return queued_updates(self._updates)
 
     def history(self) -> list[list[Event]]:
-        return [list(hand) for hand in self._history]
+        hands = [unpack_hand(blob) for blob in self._history]
+        return hands + [list(self._hand)] if self._hand else hands
 
     async def start(self) -> None:
         """Nothing to do: the host starts a network game from the lobby."""
 
     async def more_history(self, timeout: float = 5.0) -> None:
         """Ask the host for older hands and wait (a while) until they are in :meth:`history`."""
-        first = next((hand[0].hand_no for hand in self._history if hand), None)
+        first = next((hand[0].hand_no for hand in map(unpack_hand, self._history) if hand),
+                     self._hand[0].hand_no if self._hand else None)
         if first is None or not self.history_more:
             return
         self._page = asyncio.get_running_loop().create_future()

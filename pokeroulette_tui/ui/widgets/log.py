@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from rich.cells import cached_cell_len
 from rich.measure import measure_renderables
 from rich.segment import Segment
 from rich.text import Text
@@ -77,6 +78,12 @@ class EventLog(ScrollView):
     long gone from the log: the cache is keyed by a line's number since the start)."""
     MIN_WIDTH = 20
     """The narrowest a line is rendered (RichLog's ``min_width``)."""
+    CELL_WIDTHS_KEPT = 512
+    """Rich remembers the width of every string it measures, up to 4,096 of them (some
+    1.2 MB); each event's sentence is new, as are the chip counts drawn around it, so a busy
+    table filled that cache over its first minutes, one sentence it would not draw again
+    at a time. At a new hand it is emptied once it holds more than this many (the common
+    strings are measured again in microseconds)."""
 
     def __init__(self, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
@@ -172,7 +179,10 @@ class EventLog(ScrollView):
         self.refresh()
 
     def _new_hand(self) -> None:
-        """A hand starts: the hand before the last one leaves the log."""
+        """A hand starts: the hand before the last one leaves the log (and Rich forgets the
+        widths of the strings it measured, see :attr:`CELL_WIDTHS_KEPT`)."""
+        if cached_cell_len.cache_info().currsize > self.CELL_WIDTHS_KEPT:
+            cached_cell_len.cache_clear()
         self._hand_starts.append(self._first_entry + len(self._entries))
         if len(self._hand_starts) <= 2:
             return
