@@ -41,6 +41,7 @@ async def test_footer_keys_do_not_pile_up_over_many_hands(monkeypatch):
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot, session)
         start = footer_keys_alive()
+        queries = len(table_screen(app)._query_one_cache)
         for _ in range(400):
             await settle(pilot, session)
             if session.table.state.game_over or session.table.state.hand_no > 6:
@@ -55,6 +56,10 @@ async def test_footer_keys_do_not_pile_up_over_many_hands(monkeypatch):
         assert refreshes < actions / 2
         # and a rebuild leaves no key behind: the count does not grow with the hands
         assert footer_keys_alive() <= start + 30
+        # the table's widgets are looked up once, not once per update: Textual's cache of
+        # looked-up widgets (up to 1,024 entries, keyed by the state of the screen's
+        # children) does not fill with entries never used again
+        assert len(table_screen(app)._query_one_cache) <= queries + 10
 
 
 async def test_the_tidy_footer_still_follows_compact():

@@ -81,8 +81,8 @@ class TableHints:
 
     def update_hints(self) -> None:
         """Hand the panel what it may show now (called with every new look at the table)."""
-        panel = self.query_one(HintsPanel)  # type: ignore[attr-defined]
-        log = self.query_one("#log")  # type: ignore[attr-defined]
+        panel = self._one(HintsPanel)  # type: ignore[attr-defined]
+        log = self._one("#log")  # type: ignore[attr-defined]
         on = self.hints_shown and self.hints_refusal() is None
         width, height = self.app.size  # type: ignore[attr-defined]
         roomy = width >= ROOMY[0] and height >= ROOMY[1]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from functools import partial
 from time import monotonic
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual import work
 from textual.app import ComposeResult
@@ -85,6 +85,9 @@ def calls_all_in(view: SeatView) -> bool:
     return view.current_bet - me.bet >= me.chips
 
 
+
+W = TypeVar("W")
+
 class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
     """A game in progress, seen by the local seat whose turn it is (or publicly)."""
 
@@ -132,6 +135,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         self.cut_pos = 0
         self.last_result: HandResult | None = None
         self._cut_hand = -1
+        self._found: dict[Any, Any] = {}  # widgets looked up once (_one)
         self._hand_events: list[Event] = []
         self._decided: DecidedResult | None = None  # the engine's result of the last hand over
         self._game_over_shown = False
@@ -170,7 +174,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         past = self.session.history()
         if past:  # a resumed table: what happened so far this hand
             self._hand_events = list(past[-1])
-            self.query_one(EventLog).add_events(past[-1], self.session.log_viewer)
+            self._one(EventLog).add_events(past[-1], self.session.log_viewer)
             self._recall_last_hand(past)
         self.pump_updates()
         self.refresh_view()
@@ -184,17 +188,33 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         if closer is not None and getattr(self.app, "session", None) is self.session:
             await closer()
 
+    def _one(self, query: type[W] | str) -> W:
+        """The screen's one widget of this class (or selector), looked up once: Textual
+        caches each query by the state of the screen's children at the time, so looking
+        it up on every update filled that cache with entries never used again."""
+        widget = self._found.get(query)
+        if widget is None or not widget.is_attached:
+            widget = self._found[query] = self.query_one(query)
+        return widget  # type: ignore[return-value]
+
+    def _seat_widgets(self) -> list[SeatWidget]:
+        """The seats' widgets (looked up once, as :meth:`_one`)."""
+        seats = self._found.get(SeatWidget)
+        if seats is None or not all(w.is_attached for w in seats):
+            seats = self._found[SeatWidget] = list(self.query(SeatWidget))
+        return seats
+
     def on_resize(self, event: Resize) -> None:
         """Lay the table out for the terminal: the seats in columns beside a wider side panel
         on wide screens, bigger cards on tall ones, and below 80×24 a notice in place of the
         table (it comes back when the terminal grows)."""
         width, height = event.size
-        seats = len(self.query(SeatWidget))
+        seats = len(self._seat_widgets())
         small = too_small(width, height)
         if small != self.has_class("-too-small"):
             self.set_class(small, "-too-small")
             self.refresh_bindings()  # no game keys while the table is away
-        self.query_one(TooSmallNotice).size_now = (width, height)
+        self._one(TooSmallNotice).size_now = (width, height)
         self.set_class(width >= WIDE, "-wide")
         self.set_class(width >= HUGE, "-huge")
         self.set_class(height >= TALL, "-tall")
@@ -202,9 +222,9 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         columns = seat_columns(width - side, seats) if width >= WIDE else 1
         for n in (2, 3):
             self.set_class(columns == n, f"-cols-{n}")
-        self.query_one(HandPanel).big = height >= TALL and width >= WIDE
+        self._one(HandPanel).big = height >= TALL and width >= WIDE
         big = width >= WIDE and big_seats(height, seats, columns)
-        for seat in self.query(SeatWidget):
+        for seat in self._seat_widgets():
             seat.big = big
 
     # -- the session ----------------------------------------------------------
@@ -242,9 +262,9 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         if stats_note:
             self.notify(stats_note, title=_("Statistics"), severity="warning", markup=False)
         if update.events:
-            self.query_one(EventLog).add_events(update.events, self.session.log_viewer)
+            self._one(EventLog).add_events(update.events, self.session.log_viewer)
         if update.deadline is not None or update.events:
-            self.query_one(StatusLine).deadline = update.deadline
+            self._one(StatusLine).deadline = update.deadline
         if update.note == "game over":
             game_over = True
         elif update.note:
@@ -307,28 +327,28 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             self._cut_hand = view.hand_no
             self.cut_pos = max(1, view.deck_count // 2)
         four = bool(getattr(self.app, "four_color", False))
-        for seat in self.query(SeatWidget):
+        for seat in self._seat_widgets():
             seat.four_color = four
             seat.view = view
-        centre = self.query_one(CentreWidget)
+        centre = self._one(CentreWidget)
         centre.four_color = four
         centre.view = view
-        status = self.query_one(StatusLine)
+        status = self._one(StatusLine)
         status.hot_seat = self.seating.hot_seat
         status.fairness = self.session.fairness or ""
         status.armed = self.armed_text()
         status.view = view
-        hand = self.query_one(HandPanel)
+        hand = self._one(HandPanel)
         hand.four_color = four
         hand.hot_seat = self.seating.hot_seat
         hand.selected = self.shown_selection()
         hand.cut = self.cut_pos
         hand.view = view
         if self.session.can_chat:
-            self.query_one(ChatPanel).lines = self.session.chat_lines
+            self._one(ChatPanel).lines = self.session.chat_lines
         to_act = view.to_act if not view.dealer_step else None
         if to_act is not None and to_act != self._last_to_act:
-            self.query_one("#seats").scroll_to_widget(self.query_one(f"#seat-{to_act}"), animate=False)
+            self._one("#seats").scroll_to_widget(self._one(f"#seat-{to_act}"), animate=False)
         self._last_to_act = to_act
         self.update_hints()  # after the viewer is settled: hints only ever for that seat
         self.refresh_bindings()  # the footer rebuilds only if its keys changed
@@ -554,7 +574,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             return
         else:
             self.selected = self.selected | {index}
-        self.query_one(HandPanel).selected = self.shown_selection()
+        self._one(HandPanel).selected = self.shown_selection()
 
     async def action_draw(self) -> None:
         if not self.selected:  # Enter alone never stands pat by surprise
@@ -574,7 +594,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         if v is None:
             return
         self.cut_pos = max(1, min(v.deck_count - 1, position))
-        self.query_one(HandPanel).cut = self.cut_pos
+        self._one(HandPanel).cut = self.cut_pos
 
     def action_cut_move(self, delta: int) -> None:
         self._set_cut(self.cut_pos + delta)
