@@ -317,3 +317,41 @@ def test_a_player_who_left_plays_no_more_hands(store):
     assert len(spy.results) > 3
     assert store.load("Ana").tally().hands == len(spy.results)
     assert store.load("Bo").tally().hands <= 3
+
+
+APPENDER = textwrap.dedent("""
+    import json, sys
+    from dataclasses import replace
+    from pathlib import Path
+    from pokeroulette_tui.engine import stats_store
+    from pokeroulette_tui.engine.stats import HandRecord
+    stats_store.COMPACT_BYTES = 6000  # compacted every few hands: the race is frequent
+    store = stats_store.StatsStore(Path({folder!r}))
+    rec = HandRecord.from_dict(json.loads(Path({sample!r}).read_text()))
+    print("ready", flush=True)
+    sys.stdin.readline()
+    for n in range({count}):
+        store.append("Ana", [replace(rec, key="{who}" + str(n), hand_no=n)])
+""")
+
+
+def test_two_games_of_one_account_recording_at_once_lose_no_hand(store, tmp_path):
+    """Two processes append to one player's file while each compacts it now and then: every
+    hand is counted once (a compaction rewrote the file and lost a line appended meanwhile)."""
+    _record_some(store, hands=1)
+    sample = tmp_path / "sample.json"
+    sample.write_text(store.path("Ana").read_text().splitlines()[-1])
+    store.reset("Ana")
+    count = 150
+    procs = [subprocess.Popen([sys.executable, "-c", APPENDER.format(
+        folder=str(store.folder), sample=str(sample), count=count, who=who)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE) for who in "ab"]
+    for proc in procs:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == b"ready"
+    for proc in procs:  # both at once
+        assert proc.stdin is not None
+        proc.stdin.write(b"go\n")
+        proc.stdin.flush()
+    for proc in procs:
+        assert proc.wait(60) == 0
+    assert store.load("Ana").tally().hands == 2 * count and store.problems == []

@@ -16,6 +16,7 @@ the new file whole and renames it over the old one, so it cannot be half done ei
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -65,6 +66,7 @@ class StatsStore:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self.problems: list[str] = []
+        self._lock_depth = 0  # the folder's lock held by this store (see _locked)
 
     def path(self, player: str) -> Path:
         return self.folder / file_name(player)
@@ -159,6 +161,11 @@ class StatsStore:
 
     def _set_aside(self, path: Path, player: str, good: list[HandRecord | GameRecord], why: str,
                    totals: dict | None) -> None:
+        with self._locked():
+            self._set_aside_locked(path, player, good, why, totals)
+
+    def _set_aside_locked(self, path: Path, player: str, good: list[HandRecord | GameRecord],
+                          why: str, totals: dict | None) -> None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         aside = path.with_name(f"{path.stem}.damaged-{stamp}.jsonl")
         try:
@@ -187,6 +194,35 @@ class StatsStore:
         if not records:
             return
         private_dir(self.folder)
+        with self._locked():  # (another game of this account may be writing, or compacting)
+            self._append(player, records)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[None]:
+        """The folder's lock, held while a file is appended to, compacted or set aside: two
+        games of one account (two terminals, the SSH room) recording at once lose nothing (a
+        compaction rewrites the file: a line appended meanwhile to the old one was lost)."""
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not a Unix
+            fcntl = None
+        if fcntl is None or self._lock_depth or not self.folder.is_dir():
+            self._lock_depth += 1  # (held already by this store: a compaction's read, say)
+            try:
+                yield
+            finally:
+                self._lock_depth -= 1
+            return
+        fd = os.open(self.folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._lock_depth += 1
+            yield
+        finally:
+            self._lock_depth -= 1
+            os.close(fd)  # (the lock goes with it)
+
+    def _append(self, player: str, records: list[HandRecord | GameRecord]) -> None:
         path = self.path(player)
         text = "".join(json.dumps(r.to_dict(), separators=(",", ":")) + "\n" for r in records)
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0),
@@ -211,6 +247,10 @@ class StatsStore:
                 keep_bytes: int | None = None) -> None:
         """Fold all but the newest hands (``keep`` of them, in ``keep_bytes`` at most) into
         the totals line, and write the file anew (atomically)."""
+        with self._locked():
+            self._compact(player, keep, keep_bytes)
+
+    def _compact(self, player: str, keep: int, keep_bytes: int | None) -> None:
         if keep_bytes is None:
             keep_bytes = COMPACT_BYTES // 2
         stats, records = self.records(player)
