@@ -612,3 +612,57 @@ def test_the_welcome_says_whether_the_host_allows_hints(allowed):
     h = Harness(make_host(RULES, allow_hints=allowed))
     ana = h.join("Ana")
     assert ana.last("welcome")["hints"] is allowed
+
+
+@pytest.mark.parametrize("preset,players", [("classic", 3), ("draw", 4), ("classic", 6)])
+def test_a_write_of_several_lines_cut_short_loses_all_of_them(tmp_path, monkeypatch, preset,
+                                                               players):
+    """A step's lines go to the disk in one write, the resume data (where each committed card
+    is) on the last. A write cut after one of its lines (a power cut before the sync, a full
+    disk) must not leave the earlier lines without it: the load drops the whole write, and the
+    resumed host links every card to its own committed index (the wrong one opens a nonce
+    for another card: two jokers once got the same index)."""
+    from pokeroulette_tui.net import nettable
+    import random as _random
+    path = tmp_path / "t.json"
+    ends = []  # each write: the file before, after, and the host as it was then
+    real_write_all = nettable.write_all
+
+    def spy(ws):
+        before = path.read_bytes() if path.exists() else b""
+        real_write_all(ws)
+        host = holder.get("host")
+        if host is not None:
+            ends.append((before, path.read_bytes(), host.table.state.to_dict(),
+                         host.committer.zones(host.table.state),
+                         host.committer.revealed_list()))
+    holder: dict = {}
+    monkeypatch.setattr(nettable, "write_all", spy)
+    rnd = _random.Random(4)
+    h, peers = started(players, rules=PRESETS[preset].replace(suit_order="SHDC"), save_path=path)
+    holder["host"] = h.host
+    for _ in range(600):
+        h.run()
+        if h.host.table.state.game_over or h.host.table.state.hand_no > 6:
+            break
+        seat = h.host.table.waiting_for_human()
+        if seat is None:
+            continue
+        p = next(q for q in peers if q.seat == seat)
+        a = rnd.choice(h.host.table.legal(seat)).to_dict()
+        a.pop("seat", None)
+        act(h, p, a)
+    cut_writes = 0
+    for (__, ___, state, zones, opened), (before, after, *_rest) in zip(ends, ends[1:]):
+        new = after[len(before):]
+        if not before or not after.startswith(before) or new.count(b"\n") < 2:
+            continue
+        cut_writes += 1
+        copy = tmp_path / "copy.json"
+        copy.write_bytes(before + new[:new.index(b"\n") + 1])  # only its first line made it
+        h2 = TableHost.resume(copy, h.host.config)
+        assert h2.table.state.to_dict() == state  # as the write before left it
+        assert h2.committer.zones(h2.table.state) == zones
+        assert h2.committer.revealed_list() == opened
+        assert copy.read_bytes() == before  # the lines of the cut write are cut off
+    assert cut_writes >= 2

@@ -17,7 +17,8 @@ list's items to the list of the key without it. The loader hands back the result
 
 Appending a line costs the same after 8,000 actions as after 100. A torn last line
 (a crash in the middle of a write) is ignored on load and cut off before the next
-append; damage anywhere else is a :class:`~pokeroulette_tui.engine.save.SaveError`.
+append, and so are the whole lines of a write of several lines cut short (see
+:func:`in_one_write`); damage anywhere else is a :class:`~pokeroulette_tui.engine.save.SaveError`.
 
 >>> from pokeroulette_tui.engine.game import legal_actions, new_game
 >>> from pokeroulette_tui.engine.rules import RuleSet
@@ -80,6 +81,25 @@ def checkpoint(state: GameState, actions: Sequence[Action], *, seed: int | None,
 def shuffles(action: Action, events: Sequence[Event]) -> bool:
     """Whether this step drew on the generator (its result is written, not replayed)."""
     return isinstance(action, StartHand) or any(e.kind in RANDOM_EVENTS for e in events)
+
+
+def in_one_write(lines: list[str]) -> list[str]:
+    """Lines written together, marked so that a load takes all of them or none: each but the
+    last gets ``"b":1`` (more of this write follows); a load that ends on such a line drops
+    the lines of the write it has (the write was cut short).
+
+    >>> from pokeroulette_tui.engine.game import new_game
+    >>> from pokeroulette_tui.engine.rules import RuleSet
+    >>> g = new_game(RuleSet(), ["Ana", "Bo", "Cy"], seed=3)
+    >>> text = checkpoint(g, [], seed=3, names=["Ana", "Bo", "Cy"])
+    >>> lines = in_one_write([net_line({"a": 1}), net_line({"a": 2})])
+    >>> lines[0]
+    '{"b":1,"net":{"a":1}}\\n'
+    >>> loads(text + "".join(lines)).meta["net"], loads(text + lines[0]).meta
+    ({'a': 2}, {})
+    """
+    return [line if i == len(lines) - 1 else '{"b":1,' + line[1:]
+            for i, line in enumerate(lines)]
 
 
 def action_line(action: Action, state: GameState, events: Sequence[Event], *,
@@ -174,6 +194,7 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
     meta = head.get("meta") if isinstance(head.get("meta"), dict) else {}
     base = meta.get("net")
     net: dict[str, Any] = dict(base) if isinstance(base, dict) else {}
+    records = []
     for number, line in enumerate(lines, start=2):
         try:
             record = json.loads(line)
@@ -182,6 +203,14 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
                 source=source, number=number)) from None
         if not isinstance(record, dict):
             raise SaveError(_("{source} is damaged at line {number}").format(source=source, number=number))
+        records.append(record)
+    # a write of several lines marks all but its last ("b": more of this write follows):
+    # lines of a write cut short (a power cut, a full disk) are not part of the game
+    while records and records[-1].get("b"):
+        records.pop()
+        good -= len(lines[len(records)].encode("utf-8")) + 1
+        torn = True
+    for record in records:
         if "net" in record:
             if not isinstance(record["net"], dict):
                 raise SaveError(_("{source} is damaged at line {number} (its net data)").format(

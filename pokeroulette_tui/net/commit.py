@@ -139,6 +139,7 @@ class DeckCommitter:
             self.hand_no = state.hand_no
             self.cards, self.nonces, self.commitments, self.pos = [], [], [], {}
             self.revealed, self.unsaved, self._fixed = {}, [], None
+            self._unique_stamp = (0, 0)  # (a new list may get the old one's id)
             if isinstance(rng, _Tracking):
                 rng.reshuffled.clear()
             out.append(self._add(list(state.shoe_order)))

@@ -200,7 +200,8 @@ class NetTable(Table):
                 lines[-1] = lines[-1][:-2] + ',"net":' + _dumps(net) + "}\n"
             else:
                 lines.append(journal.net_line(net))
-        return JournalWrite(self._journal, "".join(lines))
+        # all of them or none: the resume data on the last line is of the state after all
+        return JournalWrite(self._journal, "".join(journal.in_one_write(lines)))
 
     def _start_write(self) -> JournalWrite:
         if self._journal is not None:
