@@ -402,3 +402,16 @@ def test_checking_the_settings_folder_loads_none_of_the_game(tmp_path):
     loaded = eval(done.stdout)
     assert "pokeroulette_tui.engine.folders" in loaded
     assert "pokeroulette_tui.engine.save" not in loaded and "pokeroulette_tui.engine.game" not in loaded
+
+
+def test_a_file_where_a_folder_should_be_is_one_clear_line(tmp_path):
+    """POKEROULETTE_HOME under a regular file: one line and a nonzero exit, no traceback."""
+    (tmp_path / "afile").write_text("not a folder")
+    home = tmp_path / "afile" / "x"
+    with pytest.raises(ForeignFolderError, match="is a file, not a folder"):
+        private_dir(home / "data")
+    done = subprocess.run([sys.executable, "-m", "pokeroulette_tui", "casino", "--odds"],
+                          capture_output=True, text=True,
+                          env={**os.environ, "POKEROULETTE_HOME": str(home)})
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "is a file, not a folder" in done.stderr and done.stderr.count("\n") == 1

@@ -47,9 +47,11 @@ def _check_chain(path: Path, me: int) -> None:
         for step in reversed((chain, *chain.parents)):
             try:
                 st = os.lstat(step)
-            except FileNotFoundError:
+            except (FileNotFoundError, NotADirectoryError):
                 break  # not made yet: we make the rest, owner-only
             link = stat.S_ISLNK(st.st_mode)
+            if not link and not stat.S_ISDIR(st.st_mode):
+                raise _refuse(path, _("{file} is a file, not a folder").format(file=step))
             if step == chain and not link and st.st_uid != me:
                 raise _not_ours(path, st.st_uid)
             if st.st_uid not in (0, me):

@@ -21,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import threading
 import time
 from pathlib import Path
 from typing import Iterator
@@ -41,6 +42,8 @@ KEEP_HANDS = 2000
 COMPACT_BYTES = 4 * 1024 * 1024
 """A file longer than this is compacted: the newest hands (at most KEEP_HANDS, and at most
 half this size) stay whole, the older ones are folded into the totals."""
+LOCK_FILE = ".lock"
+"""The file in the folder whose lock writers hold (see :meth:`StatsStore._locked`)."""
 MAX_BYTES = 64 * 1024 * 1024
 """A file bigger than this is not a statistics file of ours (it is set aside)."""
 
@@ -66,7 +69,7 @@ class StatsStore:
     def __init__(self, folder: Path) -> None:
         self.folder = Path(folder)
         self.problems: list[str] = []
-        self._lock_depth = 0  # the folder's lock held by this store (see _locked)
+        self._held = threading.local()  # this thread holds the folder's lock (see _locked)
 
     def path(self, player: str) -> Path:
         return self.folder / file_name(player)
@@ -199,28 +202,34 @@ class StatsStore:
 
     @contextlib.contextmanager
     def _locked(self) -> Iterator[None]:
-        """The folder's lock, held while a file is appended to, compacted or set aside: two
-        games of one account (two terminals, the SSH room) recording at once lose nothing (a
-        compaction rewrites the file: a line appended meanwhile to the old one was lost)."""
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - not a Unix
-            fcntl = None
-        if fcntl is None or self._lock_depth or not self.folder.is_dir():
-            self._lock_depth += 1  # (held already by this store: a compaction's read, say)
+        """The folder's lock (``.lock`` in it), held while a file is appended to, compacted
+        or set aside: two games of one account (two terminals, the SSH room) recording at
+        once lose nothing (a compaction rewrites the file: a line appended meanwhile to the
+        old one was lost). Where locks do not work (some network file systems) the write
+        goes on without one."""
+        held = self._held
+        if getattr(held, "depth", 0):  # this thread holds it (a compaction's read, say)
+            held.depth += 1
             try:
                 yield
             finally:
-                self._lock_depth -= 1
+                held.depth -= 1
             return
-        fd = os.open(self.folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        fd = -1
         try:
+            import fcntl
+            fd = os.open(self.folder / LOCK_FILE,
+                         os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
             fcntl.flock(fd, fcntl.LOCK_EX)
-            self._lock_depth += 1
+        except (ImportError, OSError):
+            pass  # (no lock to be had: as before there was one)
+        held.depth = 1
+        try:
             yield
         finally:
-            self._lock_depth -= 1
-            os.close(fd)  # (the lock goes with it)
+            held.depth = 0
+            if fd >= 0:
+                os.close(fd)  # (the lock goes with it)
 
     def _append(self, player: str, records: list[HandRecord | GameRecord]) -> None:
         path = self.path(player)
