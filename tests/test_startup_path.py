@@ -100,14 +100,19 @@ HEAVY = ("pokeroulette_tui.engine.game", "pokeroulette_tui.engine.state",
          "pokeroulette_tui.net")
 
 
-def run_start_path(home, tmp_path) -> dict:
-    script = tmp_path / "start_path.py"
-    script.write_text(START_PATH, encoding="utf-8")
+def run_script(home, tmp_path, name: str, text: str) -> str:
+    """Run ``text`` as a fresh Python process in a bare environment; its last line."""
+    script = tmp_path / name
+    script.write_text(text, encoding="utf-8")
     env = {"POKEROULETTE_HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"}
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
                           env=env, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    return done.stdout.strip().splitlines()[-1]
+
+
+def run_start_path(home, tmp_path) -> dict:
+    return json.loads(run_script(home, tmp_path, "start_path.py", START_PATH))
 
 
 def test_a_fresh_start_shows_the_start_screen_without_the_engine(home, tmp_path):
@@ -184,13 +189,7 @@ GC_PAUSED = textwrap.dedent('''
 
 
 def test_the_garbage_collector_rests_while_the_app_starts(home, tmp_path):
-    script = tmp_path / "gc_paused.py"
-    script.write_text(GC_PAUSED, encoding="utf-8")
-    env = {"POKEROULETTE_HOME": str(home), "PATH": "/usr/bin:/bin", "TERM": "dumb"}
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
-                          env=env, timeout=120, check=False)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip().splitlines()[-1] == "[False, True] True True"
+    assert run_script(home, tmp_path, "gc_paused.py", GC_PAUSED) == "[False, True] True True"
 
 
 def test_the_plain_command_is_play_with_the_parsers_defaults():
