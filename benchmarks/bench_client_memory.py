@@ -325,6 +325,9 @@ async def measure(args: argparse.Namespace) -> int:
     player = Player(think=args.think)
     player_task = asyncio.create_task(player.run(port, tls=not args.no_tls))
     client = bare = None
+    this = asyncio.current_task()  # a stop (kill, ^C) still closes the apps and the host below:
+    for sig in (signal.SIGTERM, signal.SIGHUP):  # an orphaned app spins on its dead terminal
+        asyncio.get_running_loop().add_signal_handler(sig, this.cancel)  # type: ignore[union-attr]
     try:
         # the game starts when the seated player is ready; then the spectator joins it
         give_up = time.monotonic() + 30
@@ -456,7 +459,11 @@ def main() -> int:
         args.think = 1.0 if args.normal else 0.0
     if args.rule is None:
         args.rule = ["starting_chips=1000000"]
-    return asyncio.run(measure(args))
+    try:
+        return asyncio.run(measure(args))
+    except (asyncio.CancelledError, KeyboardInterrupt):
+        print("stopped: the apps and the host were closed", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":
