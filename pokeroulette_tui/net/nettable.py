@@ -98,7 +98,9 @@ class NetTable(Table):
     """A Table whose journal also keeps the host's resume data (token digests, commitments).
 
     ``net_meta`` gives that data as a mapping of parts (each written again only when it
-    changes); ``net_saved`` is what the save held when the table was resumed.
+    changes; ``whole=True``, for a checkpoint: each part as it stands, which starts its
+    appends again), ``net_appends`` what to add to the parts that only grow;
+    ``net_saved`` is what the save held when the table was resumed.
     """
 
     net_meta: Callable[..., dict[str, Any]] | None = None
@@ -208,8 +210,6 @@ class NetTable(Table):
             self._journal.close()
         meta = Table.meta(self)
         net = self.net_meta(whole=True) if self.net_meta is not None else {}
-        if self.net_appends is not None:
-            self.net_appends()  # (in the whole parts already)
         meta["net"] = net
         self._net_texts = {k: _dumps(v) for k, v in net.items()}
         self._net_objs = dict(net)
