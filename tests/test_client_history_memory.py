@@ -142,3 +142,35 @@ async def test_the_event_log_keeps_rich_from_remembering_every_sentence():
             # a hand's sentences (and their words) at most, beyond those kept
             assert cached_cell_len.cache_info().currsize < EventLog.CELL_WIDTHS_KEPT + 300
         assert log._entries[-1][0].plain == "Bo bets 39029 (hand 39)"
+
+
+async def test_each_new_hand_gives_the_freed_memory_back(monkeypatch):
+    from pokeroulette_tui.ui import heap
+
+    calls = []
+    monkeypatch.setattr(heap, "give_back", lambda: calls.append(1) or True)
+    app = _LogApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        log = app.query_one(EventLog)
+        await pilot.pause()
+        for n in range(1, 4):
+            log.add_events([Event("hand_started", f"Hand {n}", hand_no=n),
+                            Event("bet", "Bo bets 10", hand_no=n)])
+            await pilot.pause()
+            assert len(calls) == n  # once a hand, not once an event
+
+
+def test_giving_back_freed_memory_uses_glibc_where_it_runs(monkeypatch):
+    import ctypes
+    import platform
+
+    from pokeroulette_tui.ui import heap
+
+    monkeypatch.setattr(heap, "_looked", False)
+    glibc = platform.libc_ver()[0] == "glibc"
+    assert heap.give_back() is glibc  # (this machine's C library decides)
+    if glibc:
+        assert heap._trim is not None and heap._trim.argtypes == [ctypes.c_size_t]
+    monkeypatch.setattr(heap, "_looked", False)
+    monkeypatch.setattr(heap.sys, "platform", "darwin")
+    assert heap.give_back() is False  # no such call elsewhere: nothing done

@@ -17,6 +17,7 @@ from textual.strip import Strip
 from pokeroulette_tui.engine.events import (BettingStarted, DeciderCalled, Event, GameOver,
                                             HandShown, HandStarted, MatchingEnded, PlayerOut,
                                             PotWon, TokenLost)
+from pokeroulette_tui.ui import heap
 
 _KIND_STYLE: dict[type[Event], str] = {
     HandStarted: "bold reverse",
@@ -180,9 +181,11 @@ class EventLog(ScrollView):
 
     def _new_hand(self) -> None:
         """A hand starts: the hand before the last one leaves the log (and Rich forgets the
-        widths of the strings it measured, see :attr:`CELL_WIDTHS_KEPT`)."""
+        widths of the strings it measured, see :attr:`CELL_WIDTHS_KEPT`; the memory the
+        last hand freed goes back to the system, see :mod:`pokeroulette_tui.ui.heap`)."""
         if cached_cell_len.cache_info().currsize > self.CELL_WIDTHS_KEPT:
             cached_cell_len.cache_clear()
+        heap.give_back()
         self._hand_starts.append(self._first_entry + len(self._entries))
         if len(self._hand_starts) <= 2:
             return
