@@ -250,3 +250,63 @@ async def test_hot_seat_starts_in_public_and_asks_for_the_player():
         assert "Your cut" in screen_text(app)
         await press(pilot, "enter")  # the cut is made: public at once, before the next frame
         assert table_screen(app).view.seat is None
+
+
+async def test_a_hot_seat_table_resumed_after_one_left_keeps_the_privacy_screen(tmp_path):
+    """Bo leaves a hot-seat table; the game is quit and resumed from its journal with Ana
+    the only person still playing. Bo (or anyone) may still be at the terminal: Ana's cards
+    stay off the screen until she passes her privacy screen, as before the resume."""
+    from pokeroulette_tui.engine.state import LEFT
+    from pokeroulette_tui.session import LocalSession
+    from pokeroulette_tui.table import SeatConfig, Table
+
+    rules = PRESETS["classic"].replace(stock_to_active=True, betting="final_only")
+    path = tmp_path / "table.journal"
+    table = Table.create(rules, [SeatConfig("Ana"), SeatConfig("Bo"), SeatConfig("Cy", "random")],
+                         seed=3, save_path=path)
+    session = LocalSession(table, delay=0)
+    app = app_for(session)
+    rng = random.Random(3)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            await settle(pilot, session)
+            if isinstance(app.screen, PrivacyScreen):
+                bo = app.screen.player == "Bo"
+                await press(pilot, "enter")
+                if bo:
+                    break
+            elif isinstance(app.screen, ShowdownScreen):
+                await press(pilot, "enter")
+            else:
+                await answer(pilot, table_screen(app).view, rng)
+        else:
+            raise AssertionError("Bo was never to act")
+        await press(pilot, "l", "y")  # Bo leaves the table
+        await settle(pilot, session)
+    assert table.state.seats[1].status == LEFT
+
+    session = LocalSession(Table.resume(path), delay=0)
+    app = app_for(session)
+    seen = Counter()
+    async with app.run_test(size=SIZE) as pilot:
+        w = FrameWatcher(app, session)
+        for _ in range(60):
+            await settle(pilot, session)
+            screen = app.screen
+            if isinstance(screen, PrivacyScreen):
+                assert screen.player == "Ana"
+                assert table_screen(app).view.seat is None
+                seen["privacy"] += 1
+                w.open(0)
+                await press(pilot, "enter")
+            elif isinstance(screen, ShowdownScreen):
+                await press(pilot, "enter")
+            elif session.table.state.game_over or session.table.state.hand_no >= 4:
+                break
+            else:
+                assert table_screen(app).view.seat == w.window == 0
+                seen["decisions"] += 1
+                await answer(pilot, table_screen(app).view, rng)
+    assert not w.violations, w.violations[0]
+    assert seen["privacy"] >= 2 and seen["decisions"] >= 2, seen
+    assert w.private_frames > 0

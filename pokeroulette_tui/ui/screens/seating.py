@@ -28,12 +28,20 @@ class Seating:
     >>> s = Seating([0, 1])
     >>> s.viewer, s.hot_seat
     (None, True)
+
+    ``hot`` says whether several people share this terminal when that is not told by
+    ``humans`` alone: a resumed table seats only those who have not left, and one person
+    left of a hot-seat game still gets the privacy screen (the others may still watch).
+
+    >>> s = Seating([1], hot=True)
+    >>> s.viewer, s.hot_seat
+    (None, True)
     """
 
-    def __init__(self, humans: Sequence[int]) -> None:
+    def __init__(self, humans: Sequence[int], *, hot: bool | None = None) -> None:
         self.humans = tuple(humans)
         self.asking: int | None = None
-        self._hot = len(self.humans) > 1
+        self._hot = len(self.humans) > 1 if hot is None else hot
         self._open: int | None = None  # hot-seat: passed the privacy screen, not yet acted
 
     @property

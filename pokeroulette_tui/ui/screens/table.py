@@ -152,9 +152,11 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
     def compose(self) -> ComposeResult:
         pub = self.session.view(None)
         seats = len(pub.players)
-        # a resumed table: whoever left it before does not play it again
-        self.seating = Seating([s for s in self.session.local_seats
-                                if pub.players[s].status != "left"])
+        # a resumed table: whoever left it before does not play it again, and a hot-seat
+        # table stays one (those who left may still be looking at this terminal)
+        local = self.session.local_seats
+        self.seating = Seating([s for s in local if pub.players[s].status != "left"],
+                               hot=len(local) > 1)
         yield StatusLine(id="status")
         with Horizontal(id="main"):
             with VerticalScroll(id="seats", can_focus=False):
