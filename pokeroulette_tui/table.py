@@ -52,6 +52,8 @@ class Table:
     save_path: Path | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
     save_error: str = ""  # the last autosave failure, for the UI to show ("" = saving fine)
+    salvaged: str = ""  # resumed from before damage in its journal: what the damage was
+    damaged_copy: Path | None = None  # … and where the damaged journal was kept, whole
     bot_seed: int | None = None  # the bots' generators are seeded from it before each choice
     _journal: journal.JournalFile | None = field(default=None, repr=False, compare=False)
 
@@ -65,11 +67,14 @@ class Table:
         return table
 
     @classmethod
-    def resume(cls, path: Path) -> "Table":
+    def resume(cls, path: Path, *, salvage: bool = False) -> "Table":
         """Load a saved table (raises SaveError with a readable message, never another error).
 
         A journal goes on where it stopped (a torn last line is cut off); a save of the
-        older one-document format is read and continued as a journal.
+        older one-document format is read and continued as a journal. With ``salvage``, a
+        journal damaged after its first line goes on from before the damage: a copy of it,
+        whole, is kept first (``damaged_copy``; if none can be made, SaveError), and
+        ``salvaged`` says what the damage was.
         """
         try:
             with open(path, "rb") as f:
@@ -78,7 +83,7 @@ class Table:
             raise saving.SaveError(_("no save file at {path}").format(path=path)) from None
         except OSError as exc:
             raise saving.SaveError(_("cannot read {path}: {problem}").format(path=path, problem=exc)) from None
-        loaded = journal.load(path) if journal.is_journal(head) else None
+        loaded = journal.load(path, salvage=salvage) if journal.is_journal(head) else None
         saved = loaded if loaded is not None else saving.load(path)
         try:
             table = cls._from_saved(saved, path)
@@ -88,6 +93,11 @@ class Table:
         if loaded is not None:
             table.history = [*loaded.hands, *([loaded.current] if loaded.current else [])]
             del table.history[:-HISTORY_HANDS]
+            if loaded.damaged:  # the damaged journal is kept whole before it is cut
+                table.damaged_copy = saving.copy_aside(path)
+                if table.damaged_copy is None:
+                    raise saving.SaveError(loaded.damaged)
+                table.salvaged = loaded.damaged
             table._attach(path, loaded.good_bytes)
         return table
 

@@ -83,7 +83,6 @@ def test_a_torn_last_line_is_cut_off_and_the_game_goes_on(tmp_path):
 
 @pytest.mark.parametrize("change", [
     lambda d: d["meta"].update(net={"tokens": {"x": "y"}}),
-    lambda d: d["meta"].update(net={"commit": {"hand_no": d["state"]["hand_no"], "cards": ["As"]}}),
     lambda d: d["meta"].update(net=[1, 2]),
 ])
 def test_damaged_network_data_is_a_save_error(tmp_path, change):

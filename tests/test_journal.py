@@ -214,3 +214,76 @@ def test_the_resumed_history_is_grouped_by_hand_as_the_table_groups_it(tmp_path)
     back = Table.resume(tmp_path / "j.json")
     assert [[e.to_dict() for e in h] for h in back.history] == \
         [[e.to_dict() for e in h] for h in t.history]
+
+
+def _replayed(actions, seed=4):
+    state = new_game(PRESETS["classic"], [s.name for s in SEATS], seed=seed,
+                     bots=[True] * len(SEATS))
+    for a in actions:
+        apply(state, a)
+    return state
+
+
+DAMAGES = {
+    "an empty line": lambda line: "",
+    "a line that is not JSON": lambda line: line[:-3],
+    "a list, not a record": lambda line: "[1,2]",
+    "an action no rule allows": lambda line: json.dumps({"a": {"type": "fold", "seat": 99}}),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES, ids=list(DAMAGES))
+def test_a_journal_damaged_in_the_middle_is_salvaged_up_to_the_damage(tmp_path, damage):
+    """Strictly read, damage after the checkpoint is an error; salvaged, the game goes on
+    from the line before it, a copy of the damaged journal is kept whole, and the journal
+    goes on from there (the lines after the damage are not part of the game)."""
+    t = played(tmp_path, steps=60, seed=4)
+    t.close()
+    path = tmp_path / "j.json"
+    lines = path.read_text().split("\n")
+    at = next(i for i in range(len(lines) // 2, len(lines))
+              if '"a":' in lines[i] and '"b":' not in lines[i - 1])  # not inside a write
+    lines[at] = DAMAGES[damage](lines[at])
+    damaged = "\n".join(lines)
+    path.write_text(damaged)
+    with pytest.raises(saving.SaveError, match=f"damaged at line {at + 1}"):
+        Table.resume(path)
+    assert path.read_text() == damaged  # a strict read changes nothing
+
+    back = Table.resume(path, salvage=True)
+    assert f"damaged at line {at + 1}" in back.salvaged
+    n = len(back.actions)
+    assert 0 < n < len(t.actions) and back.actions == t.actions[:n]
+    assert back.state.to_dict() == _replayed(t.actions[:n]).to_dict()
+    assert back.damaged_copy is not None and back.damaged_copy.read_text() == damaged
+    assert back.damaged_copy.stat().st_mode & 0o777 == 0o600
+    run_bots(back, 10)  # it goes on from the good part, and is read again as one game
+    back.close()
+    again = Table.resume(path)
+    assert again.actions == back.actions and not again.salvaged
+
+
+def test_salvage_drops_the_rest_of_a_write_the_damage_was_part_of(tmp_path):
+    t = played(tmp_path, steps=30, seed=4)
+    t.close()
+    path = tmp_path / "j.json"
+    lines = path.read_text().split("\n")
+    # make lines k, k+1 one write of two (k marked), then damage k+1: k goes too
+    k = len(lines) - 4
+    record = json.loads(lines[k])
+    lines[k] = json.dumps({**record, "b": 1}, separators=(",", ":"))
+    lines[k + 1] = "{not json"
+    path.write_text("\n".join(lines))
+    whole = Table.resume(path, salvage=True)
+    strict_prefix = journal.loads("\n".join(lines[:k]) + "\n")
+    assert whole.actions == strict_prefix.actions
+
+
+def test_damage_to_the_checkpoint_is_not_salvaged(tmp_path):
+    played(tmp_path, steps=20, seed=4)
+    path = tmp_path / "j.json"
+    head, rest = path.read_text().split("\n", 1)
+    path.write_text(head.replace('"state":{', '"status":{', 1) + "\n" + rest)
+    with pytest.raises(saving.SaveError):
+        Table.resume(path, salvage=True)
+    assert not list(tmp_path.glob("*.corrupt-*"))

@@ -451,6 +451,21 @@ def test_saves_are_owner_only_and_resume_the_same_hand(tmp_path):
     assert ver.on_reveals(back.last("state")["reveals"]) == []
 
 
+def test_a_damaged_deck_commitment_in_the_journal_is_a_clear_error(tmp_path):
+    """The last commitment of a host's journal is what a resume rebuilds the deck from:
+    one that cannot be used (no nonces) is a SaveError, not a crash."""
+    path = tmp_path / "t.json"
+    h, peers = started(3, save_path=path)
+    play_hands(h, peers, 1)
+    hand_no = h.host.table.state.hand_no
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps({"net": {"commit": {"hand_no": hand_no, "cards": ["As"]}}}) + "\n")
+    from pokeroulette_tui.engine.save import SaveError
+
+    with pytest.raises(SaveError, match="network data"):
+        TableHost.resume(path, h.host.config)
+
+
 def test_the_host_saves_a_journal_with_its_resume_data(tmp_path):
     from pokeroulette_tui.engine import journal
     path = tmp_path / "t.json"

@@ -182,6 +182,32 @@ def test_a_file_that_is_not_ours_is_set_aside(store):
     assert not store.path("Ana").exists()
 
 
+def test_a_file_set_aside_is_not_listed_as_a_player_again(store):
+    _record_some(store)
+    path = store.path("Ana")
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:2]) + "{not json\n" + "".join(lines[2:]))
+    store.load("Ana")  # sets the damaged file aside (its good lines kept in a fresh one)
+    assert list(path.parent.glob("*.damaged-*.jsonl"))
+    assert store.players() == ["Ana"]
+
+
+@pytest.mark.parametrize("first_line", [b"\xff\xfe not text\n", b"[1, 2]\n", b"",
+                                        b'{"format": "something else"}\n'])
+def test_a_players_file_with_an_unreadable_header_is_set_aside_and_said(store, first_line):
+    _record_some(store)
+    good = store.path("Ana")
+    bad = store.folder / "Bo-12345678.jsonl"
+    bad.write_bytes(first_line + good.read_bytes().split(b"\n", 1)[1])
+    store.problems.clear()
+    assert store.players() == ["Ana"]
+    [problem] = store.problems
+    assert "Bo-12345678" in problem and "set aside" in problem
+    assert not bad.exists() and len(list(store.folder.glob("Bo-*.damaged-*.jsonl"))) == 1
+    store.problems.clear()
+    assert store.players() == ["Ana"] and store.problems == []  # said once
+
+
 def test_the_recorder_says_so_once_and_the_game_goes_on(tmp_path):
     (tmp_path / "stats").write_text("a file where the folder should be")
     table = new_table(PRESETS["classic"], humans=[0], seed=6)

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -56,6 +57,9 @@ RANDOM_EVENTS = frozenset({"shuffle", "reshuffle", "suit_order"})
 """Event kinds of steps that draw on the generator: their state is written, not replayed."""
 
 
+_FORMAT_KEY = re.compile(rb'"format"\s*:\s*"' + re.escape(FORMAT.encode()) + rb'"')
+
+
 def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
@@ -65,8 +69,10 @@ def is_journal(head: bytes) -> bool:
 
     >>> is_journal(b'{"format":"pokeroulette-journal","version":1}'), is_journal(b'{"format":"x"}')
     (True, False)
+    >>> is_journal(b'{ "format": "pokeroulette-journal",')  # written again by another tool
+    True
     """
-    return b'"format":"' + FORMAT.encode() + b'"' in head[:200]
+    return _FORMAT_KEY.search(head[:200]) is not None
 
 
 def checkpoint(state: GameState, actions: Sequence[Action], *, seed: int | None,
@@ -149,12 +155,31 @@ class Loaded(Saved):
     current: list[Event] = field(default_factory=list)      # the hand in progress so far
     good_bytes: int = 0    # the length in bytes of the journal up to its last whole line
     torn: bool = False     # a torn last line was found (and is not part of the game)
+    damaged: str = ""      # salvaged: the damage the game was read up to (not part of it)
 
 
-def loads(text: str, *, source: str = "the journal", history: int = 50) -> Loaded:
+_DAMAGE = (SaveError, RuleError, IllegalAction, KeyError, TypeError, ValueError, AttributeError,
+           IndexError, OverflowError, RecursionError)
+"""What damaged data raises while a journal is replayed."""
+
+
+class _Damaged(Exception):
+    """The journal is damaged at its line ``number``: ``message`` says how."""
+
+    def __init__(self, number: int, message: str) -> None:
+        super().__init__(message)
+        self.number = number
+        self.message = message
+
+
+def loads(text: str, *, source: str = "the journal", history: int = 50,
+          salvage: bool = False) -> Loaded:
     """Parse a journal and replay it; any damage raises SaveError with a readable message.
 
-    Keeps the last ``history`` finished hands.
+    Keeps the last ``history`` finished hands. With ``salvage``, damage after the first
+    line ends the game read there instead: the game as it was before the damaged line (and
+    before the rest of the write that line was part of) is loaded, and ``damaged`` says
+    what was found; damage to the first line (the checkpoint) still raises.
     """
     lines = text.split("\n")
     tail = lines.pop()  # "" when the text ends with a newline, else a torn last line
@@ -175,23 +200,50 @@ def loads(text: str, *, source: str = "the journal", history: int = 50) -> Loade
                                               current=VERSION))
     try:
         return _replay(head, lines[1:], source, history, good, torn)
-    except SaveError:
-        raise
-    except (RuleError, IllegalAction) as exc:
-        raise SaveError(_("{source} is damaged: {problem}").format(source=source, problem=exc)) from None
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError,
-            RecursionError) as exc:
-        raise SaveError(_("{source} is damaged ({error})").format(
-            source=source, error=f"{type(exc).__name__}: {str(exc)[:80]}")) from None
+    except _Damaged as damage:
+        if not salvage or damage.number < 2:
+            raise SaveError(damage.message) from None
+        # the lines before the damaged one, less those of a write it was part of
+        kept = lines[:damage.number - 1]
+        while len(kept) > 1 and _marked(kept[-1]):
+            kept.pop()
+        good = sum(len(line.encode("utf-8")) + 1 for line in kept)
+        try:
+            loaded = _replay(head, kept[1:], source, history, good, True)
+        except _Damaged as again:  # (the lines before were read once already)
+            raise SaveError(again.message) from None
+        loaded.damaged = damage.message
+        return loaded
+
+
+def _marked(line: str) -> bool:
+    """Whether this (well-formed) line says that more lines of its write follow."""
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(record, dict) and bool(record.get("b"))
 
 
 def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, good: int,
             torn: bool) -> Loaded:
-    state = checked_state(head["state"], source)
-    actions = [action_from_dict(a) for a in head.get("actions", [])]
-    current = [Event.from_dict(e) for e in head.get("events", [])]
+    """The game from the checkpoint ``head`` and the ``lines`` after it; damage raises
+    :class:`_Damaged` with the number of the line it was found at (1: the checkpoint)."""
+    number = 1
+    try:
+        state = checked_state(head["state"], source)
+        actions = [action_from_dict(a) for a in head.get("actions", [])]
+        current = [Event.from_dict(e) for e in head.get("events", [])]
+        meta = head.get("meta") if isinstance(head.get("meta"), dict) else {}
+        names = [str(n) for n in head.get("names", [])] if isinstance(head.get("names"), list) \
+            else []
+        seed = head.get("seed")
+        if seed is not None and not isinstance(seed, int):
+            raise _Damaged(1, _("{source} is damaged: the seed is not a number").format(
+                source=source))
+    except _DAMAGE as exc:
+        raise _Damaged(1, _damage_text(source, exc)) from None
     hands: list[list[Event]] = []
-    meta = head.get("meta") if isinstance(head.get("meta"), dict) else {}
     base = meta.get("net")
     net: dict[str, Any] = dict(base) if isinstance(base, dict) else {}
     records = []
@@ -199,10 +251,11 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
         try:
             record = json.loads(line)
         except (json.JSONDecodeError, RecursionError, ValueError):
-            raise SaveError(_("{source} is damaged at line {number} (not JSON)").format(
+            raise _Damaged(number, _("{source} is damaged at line {number} (not JSON)").format(
                 source=source, number=number)) from None
         if not isinstance(record, dict):
-            raise SaveError(_("{source} is damaged at line {number}").format(source=source, number=number))
+            raise _Damaged(number, _("{source} is damaged at line {number}").format(
+                source=source, number=number))
         records.append(record)
     # a write of several lines marks all but its last ("b": more of this write follows):
     # lines of a write cut short (a power cut, a full disk) are not part of the game
@@ -210,37 +263,54 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
         records.pop()
         good -= len(lines[len(records)].encode("utf-8")) + 1
         torn = True
-    for record in records:
-        if "net" in record:
-            if not isinstance(record["net"], dict):
-                raise SaveError(_("{source} is damaged at line {number} (its net data)").format(
-                    source=source, number=number))
-            _merge_net(net, record["net"])
-            if "a" not in record:
+    for number, record in enumerate(records, start=2):
+        try:
+            if "net" in record:
+                if not isinstance(record["net"], dict):
+                    raise _Damaged(number, _("{source} is damaged at line {number} (its net "
+                                             "data)").format(source=source, number=number))
+                _merge_net(net, record["net"])
+                if "a" not in record:
+                    continue
+            if "hand" in record:
+                hands.append([Event.from_dict(e) for e in record["hand"]])
+                del hands[:-history]
                 continue
-        if "hand" in record:
-            hands.append([Event.from_dict(e) for e in record["hand"]])
-            del hands[:-history]
-            continue
-        action = action_from_dict(record["a"])
-        if "state" in record:
-            state = checked_state(record["state"], source, playable=False)
-            events = [Event.from_dict(e) for e in record.get("events", [])]
-        else:
-            events = apply(state, action)
+            action = action_from_dict(record["a"])
+            if "state" in record:
+                state = checked_state(record["state"], source, playable=False)
+                events = [Event.from_dict(e) for e in record.get("events", [])]
+            else:
+                events = apply(state, action)
+        except _DAMAGE as exc:
+            raise _Damaged(number, _("{source} is damaged at line {number}: {problem}").format(
+                source=source, number=number, problem=_problem(exc))) from None
         groups = [current] if current else []  # grouped as Table.apply groups them
         add_to_history(groups, events)          # (a finished group is a hand line)
         current = groups[-1] if groups else []
         actions.append(action)
-    state = checked_state(state.to_dict(), source)  # the end state must be a game that can go on
+    try:
+        state = checked_state(state.to_dict(), source)  # the end state must be a game that can go on
+    except _DAMAGE as exc:
+        raise _Damaged(number, _damage_text(source, exc)) from None
     if net:
         meta = {**meta, "net": net}
-    names = [str(n) for n in head.get("names", [])] if isinstance(head.get("names"), list) else []
-    seed = head.get("seed")
-    if seed is not None and not isinstance(seed, int):
-        raise SaveError(_("{source} is damaged: the seed is not a number").format(source=source))
     return Loaded(state=state, actions=actions, seed=seed, names=names, meta=meta, hands=hands,
                   current=current, good_bytes=good, torn=torn)
+
+
+def _problem(exc: BaseException) -> str:
+    if isinstance(exc, (SaveError, RuleError, IllegalAction)):
+        return str(exc)
+    return f"{type(exc).__name__}: {str(exc)[:80]}"
+
+
+def _damage_text(source: str, exc: BaseException) -> str:
+    if isinstance(exc, SaveError):
+        return str(exc)
+    if isinstance(exc, (RuleError, IllegalAction)):
+        return _("{source} is damaged: {problem}").format(source=source, problem=exc)
+    return _("{source} is damaged ({error})").format(source=source, error=_problem(exc))
 
 
 def _merge_net(net: dict[str, Any], record: dict[str, Any]) -> None:
@@ -254,8 +324,9 @@ def _merge_net(net: dict[str, Any], record: dict[str, Any]) -> None:
             net[k[:-1]] = (list(before) if isinstance(before, list) else []) + items
 
 
-def load(path: Path | str, *, history: int = 50) -> Loaded:
-    """Load a journal file; a missing, unreadable or damaged one raises SaveError."""
+def load(path: Path | str, *, history: int = 50, salvage: bool = False) -> Loaded:
+    """Load a journal file; a missing, unreadable or damaged one raises SaveError (see
+    :func:`loads` for ``salvage``)."""
     path = Path(path)
     try:
         if path.stat().st_size > MAX_SAVE_BYTES:
@@ -274,7 +345,7 @@ def load(path: Path | str, *, history: int = 50) -> Loaded:
             text = data[:cut].decode("utf-8") + "\ufffd"
         except UnicodeDecodeError:
             raise SaveError(_("{path} is damaged (not UTF-8 text)").format(path=path)) from None
-    return loads(text, source=str(path), history=history)
+    return loads(text, source=str(path), history=history, salvage=salvage)
 
 
 class JournalFile:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import random
 import types
 import typing
@@ -233,3 +234,31 @@ def replay(rules: RuleSet, names: Sequence[str], seed: int, actions: Sequence[Ac
     for a in actions:
         events.extend(apply(state, a))
     return state, events
+
+
+def aside_path(path: Path) -> Path:
+    """Where an unusable save is kept: ``<name>.corrupt-<timestamp>`` beside it (a free name)."""
+    import time
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    n = 1
+    while target.exists():
+        n += 1
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    return target
+
+
+def copy_aside(path: Path) -> Path | None:
+    """Keep a copy of a damaged save, whole, before the game goes on from its good part
+    (owner-only, as the save is); None if it cannot be made."""
+    import shutil
+
+    target = aside_path(path)
+    try:
+        with open(path, "rb") as src, open(target, "xb") as dst:
+            os.fchmod(dst.fileno(), 0o600)
+            shutil.copyfileobj(src, dst)
+    except OSError:
+        return None
+    return target

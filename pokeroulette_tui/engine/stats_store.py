@@ -75,7 +75,9 @@ class StatsStore:
         return self.folder / file_name(player)
 
     def players(self) -> list[str]:
-        """The players with statistics here, by name (from each file's header)."""
+        """The players with statistics here, by name (from each file's header). Files set
+        aside as damaged are not players' files; a player's file whose header cannot be read
+        is set aside now (see :attr:`problems`): whose it was cannot be told."""
         names = []
         try:
             folder = checked_dir(self.folder)
@@ -83,13 +85,23 @@ class StatsStore:
             self.problems.append(str(exc))
             return []
         for path in sorted(folder.glob("*.jsonl")) if folder is not None else []:
+            if _ASIDE.search(path.name):
+                continue  # a damaged file kept: not read again
             try:
-                with open(path, encoding="utf-8") as f:
+                with open(path, "rb") as f:
                     head = json.loads(f.readline(4096))
-                if head.get("format") == FORMAT and isinstance(head.get("player"), str):
-                    names.append(head["player"])
-            except (OSError, ValueError, AttributeError):
+            except OSError:
                 continue
+            except (ValueError, RecursionError):
+                head = None
+            player = head.get("player") if isinstance(head, dict) else None
+            if isinstance(head, dict) and head.get("format") == FORMAT and \
+                    isinstance(player, str) and path.name == file_name(player):
+                names.append(player)
+            elif head is None or not isinstance(head, dict) or head.get("format") != FORMAT \
+                    or not isinstance(player, str):
+                self._set_aside(path, path.stem, [], _("the first line is not a statistics "
+                                                       "header"), None)
         return sorted(names, key=str.casefold)
 
     # -- reading ------------------------------------------------------------------------------
@@ -171,6 +183,10 @@ class StatsStore:
                           why: str, totals: dict | None) -> None:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         aside = path.with_name(f"{path.stem}.damaged-{stamp}.jsonl")
+        n = 1
+        while aside.exists():  # (two set aside within a second: neither written over)
+            n += 1
+            aside = path.with_name(f"{path.stem}.damaged-{stamp}-{n}.jsonl")
         try:
             os.replace(path, aside)
             if good or totals:
@@ -302,6 +318,10 @@ class StatsStore:
             except FileNotFoundError:
                 pass
         return gone
+
+
+_ASIDE = re.compile(r"\.damaged-\d{8}-\d{6}(-\d+)?\.jsonl$")
+"""The name of a file set aside as damaged (see :meth:`StatsStore._set_aside_locked`)."""
 
 
 def _header(player: str) -> str:

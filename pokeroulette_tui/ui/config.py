@@ -247,24 +247,33 @@ class AppConfig:
     tutorial_offered: bool = False  # the start screen has said once that there is a tutorial
     last_setup: dict[str, Any] = field(default_factory=dict)  # the setup screen's last choices
     launch: LaunchOptions = field(default_factory=LaunchOptions, metadata=_RUNTIME)
+    notice: str = field(default="", metadata=_RUNTIME)  # what went wrong reading them
+    writable: bool = field(default=True, metadata=_RUNTIME)  # False: a damaged file stayed
 
     @classmethod
     def load(cls) -> "AppConfig":
-        """The saved settings, or defaults if there are none or the file is damaged."""
+        """The saved settings, or defaults if there are none or the file is damaged. A
+        damaged file is moved aside (never overwritten) and ``notice`` says so."""
         try:  # read where settings_path() is, without making the folder for it
             path = settings_file()  # another account's folder: refused, its file not read
             if path is None:
                 return cls()
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            text = path.read_text(encoding="utf-8")
+        except OSError:
             return cls()
+        except ValueError:  # not UTF-8
+            return cls._damaged(path, _("not UTF-8 text"))
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as exc:
+            return cls._damaged(path, _("not JSON: {error}").format(error=str(exc)[:80]))
         if not isinstance(data, dict):
-            return cls()
+            return cls._damaged(path, _("not a set of settings"))
         known = {f.name for f in fields(cls) if not f.metadata.get("runtime")}
         try:
             config = cls(**{k: v for k, v in data.items() if k in known})
-        except TypeError:
-            return cls()
+        except TypeError:  # (cannot happen with known names; kept as a safety net)
+            return cls._damaged(path, _("not a set of settings"))
         if isinstance(config.delay, bool) or not isinstance(config.delay, (int, float)) \
                 or not 0 <= config.delay <= 60:
             config.delay = cls.delay  # a hand-edited pause that no table could keep
@@ -275,8 +284,31 @@ class AppConfig:
             config.language = ""  # a hand-edited language the game does not speak: the locale's
         return config
 
+    @classmethod
+    def _damaged(cls, path: Path, problem: str) -> "AppConfig":
+        """Defaults, the damaged settings file kept aside so that saving them later does not
+        overwrite it."""
+        from pokeroulette_tui.engine.save import aside_path
+
+        config = cls()
+        kept = aside_path(path)
+        try:
+            path.replace(kept)
+        except OSError:  # not even moved: not written over either
+            config.notice = _("Your settings could not be read ({problem}); the defaults are "
+                              "used for now, and {path} is left as it is.").format(
+                                  problem=problem, path=path)
+            config.writable = False
+            return config
+        config.notice = _("Your settings could not be read ({problem}), so the defaults are "
+                          "used. The file was kept as {path}.").format(problem=problem, path=kept)
+        return config
+
     def save(self) -> None:
         from pokeroulette_tui.engine.folders import atomic_write
+
+        if not self.writable:
+            return
 
         try:
             data = {f.name: getattr(self, f.name) for f in fields(self) if not f.metadata.get("runtime")}
