@@ -485,12 +485,14 @@ def cmd_casino(args: argparse.Namespace) -> int:
     if args.simulate is not None:
         return _casino_simulate(table, args.simulate, 1 if args.seed is None else args.seed)
     if args.reset_bankroll is not None or args.reset_jackpot:
+        who = None if args.reset_bankroll is None else \
+            _casino_names([args.reset_bankroll], flag="--reset-bankroll")[0]
         store = _casino_store()
         try:
-            if args.reset_bankroll is not None:
-                store.reset_bankroll(args.reset_bankroll)
+            if who is not None:
+                store.reset_bankroll(who)
                 print(_("{name} has a fresh bankroll of {amount:,} play chips").format(
-                    name=args.reset_bankroll, amount=store.bankroll(args.reset_bankroll)))
+                    name=who, amount=store.bankroll(who)))
             if args.reset_jackpot:
                 store.reset_jackpot(table)
                 print(_("The jackpot of the {name} pay table starts again at {amount:,}").format(
@@ -510,15 +512,21 @@ def cmd_casino(args: argparse.Namespace) -> int:
     return run_casino(names, table, data_home() / "casino.json", args.deal_pause, seed=args.seed)
 
 
-def _casino_names(given: list[str]) -> list[str]:
+def _casino_names(given: list[str], flag: str = "") -> list[str]:
+    """The names of players at the casino (``casino NAME…``, or ``flag``'s one name), checked
+    before anything is stored or printed: 1 to 24 characters, none of them a control
+    character (a terminal escape) or a byte that is not UTF-8 (raises CliError)."""
     from pokeroulette_tui.ui.casino_words import check_names
     from pokeroulette_tui.ui.config import login_name
 
     names = [n.strip() for n in given] or [login_name()]
-    problem = check_names(names) or (_("at most 6 players at a casino table")
-                                     if len(names) > 6 else None)
+    odd = next((n for n in names if not n.isprintable()), None)
+    problem = (_("a player's name cannot hold control characters or bytes that are not UTF-8 "
+                 "text (got {name})").format(name=repr(odd[:30])) if odd is not None else
+               check_names(names) or (_("at most 6 players at a casino table")
+                                      if len(names) > 6 else None))
     if problem:
-        raise CliError(problem)
+        raise CliError(f"{flag}: {problem}" if flag else problem)
     return names
 
 

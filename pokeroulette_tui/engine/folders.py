@@ -12,8 +12,9 @@ from pokeroulette_tui.engine.i18n import _
 
 
 class ForeignFolderError(PermissionError):
-    """A folder for our files that another account could read or change: refused. The
-    message names the folder, the account, and what to do instead."""
+    """A folder for our files that another account could read or change, or that cannot be
+    made at all (``POKEROULETTE_HOME=/proc/x``): refused. The message names the folder, the
+    problem, and what to do instead."""
 
 
 def _owner_name(uid: int) -> str:
@@ -36,6 +37,11 @@ def _not_ours(path: Path, uid: int) -> ForeignFolderError:
         path=path, target=real)
     return _refuse(where, _("it belongs to {who}, not to you, and that account could read or "
                             "replace the game's files in it").format(who=_owner_name(uid)))
+
+
+def _unmade(path: Path, step: Path, exc: OSError) -> ForeignFolderError:
+    return _refuse(path, _("the folder {folder} cannot be made or opened ({problem})").format(
+        folder=step, problem=exc.strerror or exc))
 
 
 def _check_chain(path: Path, me: int) -> None:
@@ -83,8 +89,13 @@ def private_dir(path: Path) -> Path:
             os.mkdir(step, 0o700)  # each folder we make, owner-only (not just the last)
         except FileExistsError:
             pass
+        except OSError as exc:  # a read-only or unreal place (/proc/x): one line, not a trace
+            raise _unmade(path, step, exc) from None
     _check_chain(path, me)
-    fd = os.open(os.path.realpath(path), os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    try:
+        fd = os.open(os.path.realpath(path), os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)
+    except OSError as exc:
+        raise _unmade(path, path, exc) from None
     try:
         st = os.fstat(fd)
         if st.st_uid != me:  # swapped since the check

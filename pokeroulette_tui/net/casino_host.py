@@ -189,6 +189,8 @@ class CasinoHost:
             msg = P.decode(line)
             if not conn.welcomed:
                 return self._hello(conn, msg, now)
+            given = msg.get("id")  # a request's own id, even when its fields are refused
+            ref = given if type(given) is int and 0 <= given < 2**53 else None
             kind, ref, fields = W.parse_request(msg)
             self._limit(conn, kind, now)
             if kind == "ping":

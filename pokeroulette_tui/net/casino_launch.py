@@ -43,6 +43,9 @@ def casino_config(args: argparse.Namespace, password: str | None) -> CasinoConfi
                              "it").format(flag=flag))
     if not 0 <= args.port <= 65535:
         raise CliError(_("--port must be between 0 and 65535 (0 picks a free port)"))
+    from pokeroulette_tui.net.serve import bind_problem
+
+    bind_problem(getattr(args, "bind", ""))
     try:
         table = find(getattr(args, "pay_table", None) or "default")
     except PayTableError as exc:

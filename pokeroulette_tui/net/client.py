@@ -94,7 +94,30 @@ def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
         port = _port(p)
     if not host:
         raise ConnectError(f"{text!r} is not an address (try HOST or HOST:PORT)")
+    problem = host_problem(host)
+    if problem:
+        raise ConnectError(problem)
     return host, port
+
+
+def host_problem(host: str) -> str:
+    """"" when ``host`` can be a host name or an address to look up, else why not, in one
+    line (bytes that are not UTF-8 on the command line, control characters, empty or
+    overlong labels: what the resolver could only fail on with a traceback).
+
+    >>> host_problem("example.org"), host_problem("::1"), host_problem("0.0.0.0")
+    ('', '', '')
+    >>> host_problem("a..b")
+    "'a..b' is not a host name or an address"
+    """
+    if not host.isprintable():  # (bytes that are not UTF-8 arrive as unprintable surrogates)
+        return _("{host} is not a host name or an address: it holds control characters or "
+                 "bytes that are not UTF-8 text").format(host=repr(host))
+    try:
+        host.encode("idna")
+    except UnicodeError:
+        return _("{host} is not a host name or an address").format(host=repr(host))
+    return ""
 
 
 def _port(text: str) -> int:

@@ -52,6 +52,31 @@ def default_save_path() -> Path:
     return private_dir(_data_dir() / "hosted") / time.strftime("table-%Y%m%d-%H%M%S.json")
 
 
+def check_save_path(path: Path, flag: str = "--save") -> Path:
+    """``path`` as a table's save (``flag`` names where it was given), refused in one line
+    (CliError) when the table could never write it: a folder, not a regular file, in a
+    folder that does not exist (made by nobody: a typing mistake is said, not hidden), or
+    where this account cannot write."""
+    if path.is_dir():
+        raise CliError(_("{flag} {path} is a folder: give the name of a file in it (such as "
+                         "{example})").format(flag=flag, path=path,
+                                              example=path / "table.json"))
+    if os.path.lexists(path) and not path.is_file():
+        raise CliError(_("{flag} {path} is not a regular file").format(flag=flag, path=path))
+    folder = path.parent
+    if not os.path.lexists(folder):
+        raise CliError(_("{flag} {path}: the folder {folder} does not exist").format(
+            flag=flag, path=path, folder=folder))
+    if not folder.is_dir():
+        raise CliError(_("{flag} {path}: {folder} is not a folder").format(
+            flag=flag, path=path, folder=folder))
+    if not os.access(folder, os.W_OK | os.X_OK) or \
+            (path.exists() and not os.access(path, os.W_OK)):
+        raise CliError(_("{flag} {path}: this account cannot write there").format(
+            flag=flag, path=path))
+    return path
+
+
 def tokens_path() -> Path:
     return _data_dir() / "resume-tokens.json"
 
@@ -155,8 +180,23 @@ def read_password(args: argparse.Namespace, *, env: dict[str, str] | None = None
             raise CliError(_("no password given")) from None
     elif env.get(PASSWORD_ENV):
         password = env[PASSWORD_ENV]
+        if not _utf8(password):
+            raise CliError(_("the password in {env} is not UTF-8 text: set it again, or use "
+                             "--password-file FILE").format(env=PASSWORD_ENV))
     else:
         return None
+    if not _utf8(password):  # (asked at a terminal that is not UTF-8)
+        raise CliError(_("the password is not UTF-8 text"))
     if not 0 < len(password) <= P.MAX_PASSWORD:
         raise CliError(_("the password must be 1 to {n} characters").format(n=P.MAX_PASSWORD))
     return password
+
+
+def _utf8(text: str) -> bool:
+    """False for text holding bytes that were not UTF-8 (kept as lone surrogates), which no
+    wire can carry."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

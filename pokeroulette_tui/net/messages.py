@@ -535,6 +535,9 @@ class Act:
         action = msg.get("action")
         if not isinstance(action, dict):
             raise ProtocolError('"action" must be an object')
+        seat = action.get("seat")
+        if seat is not None and type(seat) is not int:  # true is no seat number (nor 1.0)
+            raise ProtocolError(_("{field} must be a whole number").format(field="seat"))
         P.check_amounts(action)
         return cls(id=ref, version=version, action=action)
 

@@ -31,7 +31,7 @@ from pokeroulette_tui.engine.save import SaveError
 from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net import unix
-from pokeroulette_tui.net.files import PASSWORD_ENV, default_save_path
+from pokeroulette_tui.net.files import PASSWORD_ENV, check_save_path, default_save_path
 from pokeroulette_tui.net.host import HostConfig, TableHost
 from pokeroulette_tui.net.identity import policy
 from pokeroulette_tui.net.server import Server
@@ -173,6 +173,15 @@ def _number(args: argparse.Namespace, name: str, default: float, top: float,
     return value
 
 
+def bind_problem(bind: str) -> None:
+    """``--bind`` as a host name or address the table can listen on (raises CliError)."""
+    from pokeroulette_tui.net.client import host_problem
+
+    problem = host_problem(bind or "")
+    if problem:
+        raise CliError(f"--bind: {problem}")
+
+
 def host_config(args: argparse.Namespace, rules: RuleSet,
                 password: str | None = None) -> HostConfig:
     """The ``host`` flags checked and turned into a HostConfig (raises CliError)."""
@@ -180,7 +189,8 @@ def host_config(args: argparse.Namespace, rules: RuleSet,
 
     if not 0 <= args.port <= 65535:
         raise CliError(_("--port must be between 0 and 65535 (0 picks a free port)"))
-    if args.turn_timeout < 0 or args.turn_timeout > 86400:
+    bind_problem(getattr(args, "bind", ""))
+    if not 0 <= args.turn_timeout <= 86400:  # (so written, NaN is refused too)
         raise CliError(_("--turn-timeout must be between 0 (no timer) and 86400 seconds"))
     level = getattr(args, "bot_level", None) or _default_level()
     if level not in LEVELS:
@@ -257,11 +267,15 @@ def _default_level() -> str:
 def make_host(args: argparse.Namespace, rules: RuleSet, admin_token: str | None, *,
               password: str | None = None) -> TableHost:
     config = host_config(args, rules, password)
+    if config.save_path is not None and not args.resume:  # checked before listening: a save
+        check_save_path(config.save_path)  # never written is a promise the banner must not make
     if args.resume:
         try:
-            return TableHost.resume(Path(args.resume), config, admin_token=admin_token)
+            host = TableHost.resume(Path(args.resume), config, admin_token=admin_token)
         except SaveError as exc:
             raise CliError(str(exc)) from None
+        check_save_path(Path(args.resume), "--resume")  # read, and written on as play goes on
+        return host
     if config.save_path is None:
         config.save_path = default_save_path()
     return TableHost(config, admin_token=admin_token)

@@ -45,7 +45,7 @@ def reachable(host: str, port: int, timeout: float = 5.0) -> str:
     try:
         with socket.create_connection((host, port), timeout=timeout):
             return ""
-    except socket.gaierror:
+    except (socket.gaierror, UnicodeError):  # (UnicodeError: a name no resolver could take)
         return _("cannot join {address}: there is no machine called {host}").format(
             address=where, host=repr(host))
     except (TimeoutError, socket.timeout):
