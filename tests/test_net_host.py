@@ -466,6 +466,37 @@ def test_a_damaged_deck_commitment_in_the_journal_is_a_clear_error(tmp_path):
         TableHost.resume(path, h.host.config)
 
 
+def test_host_resume_of_a_journal_damaged_in_the_middle_goes_on_from_before_it(tmp_path):
+    """``host --resume``: a bad line after the checkpoint no longer loses the table: it goes
+    on from the write before the damage, the damaged journal kept whole, and the banner
+    says so; the seats' tokens and the deck's commitments come back with it."""
+    import argparse
+
+    from pokeroulette_tui.cli import build_parser
+    from pokeroulette_tui.net import launch
+    from pokeroulette_tui.net.serve import Listen
+
+    path = tmp_path / "t.json"
+    h, peers = started(3, save_path=path)
+    play_hands(h, peers, 2)
+    h.host.table.close()
+    lines = path.read_text().split("\n")
+    at = len(lines) - 3
+    lines[at] = "{torn in the middle"
+    damaged = "\n".join(lines)
+    path.write_text(damaged)
+    args = build_parser().parse_args(["host", "--headless", "--resume", str(path)])
+    host = launch.make_host(args, RULES, None)
+    assert f"damaged at line {at + 1}" in host.table.salvaged
+    assert host.table.damaged_copy.read_text() == damaged
+    where = Listen(bind="127.0.0.1", port=1234, tls=False)
+    said = "\n".join(launch.banner(host, where, argparse.Namespace()))
+    assert "goes on from before the damage" in said and str(host.table.damaged_copy) in said
+    h2 = Harness(host)
+    back = h2.join("P1", token=peers[1].token)
+    assert back.seat == 1 and not back.closed
+
+
 def test_the_host_saves_a_journal_with_its_resume_data(tmp_path):
     from pokeroulette_tui.engine import journal
     path = tmp_path / "t.json"

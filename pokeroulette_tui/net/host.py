@@ -81,9 +81,12 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         self._set_bots(config.bots, config.bot_level)
 
     @classmethod
-    def resume(cls, path: Path, config: HostConfig, **kw: Any) -> "TableHost":
-        """Carry on a saved table (raises SaveError): same hand, same stacks, same tokens."""
-        table = NetTable.resume(path)
+    def resume(cls, path: Path, config: HostConfig, *, salvage: bool = False,
+               **kw: Any) -> "TableHost":
+        """Carry on a saved table (raises SaveError): same hand, same stacks, same tokens.
+        With ``salvage``, a journal damaged after its checkpoint goes on from before the
+        damage (see :meth:`Table.resume`; ``table.salvaged`` says what was found)."""
+        table = NetTable.resume(path, salvage=salvage)
         try:
             return cls._resume(table, path, config, **kw)
         except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:

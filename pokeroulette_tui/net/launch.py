@@ -185,6 +185,10 @@ def banner(host: TableHost, where: Listen, args: argparse.Namespace) -> list[str
         if host.password_digest:
             lines.append("  " + _("(this table has a password: join with --password, "
                                   "--password-file FILE or {env})").format(env=PASSWORD_ENV))
+    if host.table is not None and host.table.salvaged:
+        from pokeroulette_tui.net.serve import salvaged_note
+
+        lines.append("  " + salvaged_note(host.table))
     if host.config.save_path is not None:
         lines.append("  " + _("saving to {path}").format(path=host.config.save_path))
         lines.append(f"  {crash:<{width}}pokeroulette host --resume {host.config.save_path}"

@@ -271,7 +271,8 @@ def make_host(args: argparse.Namespace, rules: RuleSet, admin_token: str | None,
         check_save_path(config.save_path)  # never written is a promise the banner must not make
     if args.resume:
         try:
-            host = TableHost.resume(Path(args.resume), config, admin_token=admin_token)
+            host = TableHost.resume(Path(args.resume), config, admin_token=admin_token,
+                                    salvage=True)
         except SaveError as exc:
             raise CliError(str(exc)) from None
         check_save_path(Path(args.resume), "--resume")  # read, and written on as play goes on
@@ -279,6 +280,13 @@ def make_host(args: argparse.Namespace, rules: RuleSet, admin_token: str | None,
     if config.save_path is None:
         config.save_path = default_save_path()
     return TableHost(config, admin_token=admin_token)
+
+
+def salvaged_note(table: Any) -> str:
+    """What a host resumed from a damaged journal tells its console (and log)."""
+    return _("The journal was damaged, so the table goes on from before the damage: "
+             "{problem}. The damaged journal was kept as {path}.").format(
+                 problem=table.salvaged, path=table.damaged_copy)
 
 
 # -- starting the detached process ------------------------------------------------------
@@ -388,6 +396,8 @@ def child_main() -> int:
         host = make_host(args, rules, orders.get("admin"), password=orders.get("password"))
         listen = listen_for(args, host)
         log.info("table server pid %s starting", os.getpid())
+        if host.table is not None and host.table.salvaged:
+            log.warning("%s", salvaged_note(host.table))
         asyncio.run(serve(host, listen, idle_exit=float(orders.get("idle_exit", IDLE_EXIT)),
                           ready=lambda where: report("ok " + json.dumps(where.to_json()))))
     except (CliError, unix.UnixError, OSError) as exc:
