@@ -203,7 +203,8 @@ class PokerApp(App[None]):
             refresh = getattr(screen, "refresh_view", None)
             if callable(refresh) and getattr(screen, "session", None) is not None:
                 refresh()
-        self.notify(_("Four-colour deck on") if self.four_color else _("Four-colour deck off"))
+        self.notify(_("Four-colour deck on") if self.four_color else _("Four-colour deck off"),
+                    markup=False)
 
     def switch_language(self, code: str) -> None:
         """Speak ``code`` from now on, remember it, and say every screen's words again: each
@@ -223,7 +224,7 @@ class PokerApp(App[None]):
         codes = list(LANGUAGES)
         code = codes[(codes.index(language()) + 1) % len(codes)]
         self.switch_language(code)
-        self.notify(_("Language: {name}").format(name=LANGUAGES[code]))
+        self.notify(_("Language: {name}").format(name=LANGUAGES[code]), markup=False)
 
 
 def make_app(config: AppConfig, session: Session | None = None) -> PokerApp:

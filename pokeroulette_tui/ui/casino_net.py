@@ -21,6 +21,7 @@ from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net.casino_client import RemoteCasino
 from pokeroulette_tui.net.client import ConnectError
 from pokeroulette_tui.ui.casino import CasinoScreen
+from pokeroulette_tui.ui.plain import plain
 
 
 class CasinoNetApp(App[None]):
@@ -49,9 +50,8 @@ class CasinoNetApp(App[None]):
         self.farewell = ""
 
     def compose(self) -> ComposeResult:
-        yield Static("\n".join([*self.info, "", _("Connecting to {address}…").format(
-            address=self.session.address)]),
-                     id="casino-connecting")
+        yield Static(plain("\n".join([*self.info, "", _("Connecting to {address}…").format(
+            address=self.session.address)])), id="casino-connecting")
 
     async def on_mount(self) -> None:
         self.theme = "textual-light" if self._theme_name == "light" else "textual-dark"
@@ -84,9 +84,9 @@ class CasinoNetApp(App[None]):
 
             joins = join_lines(self.info)
             self.notify("\n".join(joins[:2]) or self.info[0], title=_("Your casino table"),
-                        timeout=20)
+                        timeout=20, markup=False)
         elif self.session.tls_note:
-            self.notify(self.session.tls_note, timeout=8)
+            self.notify(self.session.tls_note, timeout=8, markup=False)
 
     async def _stop_server(self) -> None:
         if self.server is not None:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
@@ -57,10 +59,35 @@ def raise_presets(view: SeatView) -> list[tuple[str, int]]:
 
 
 class AmountInput(Input):
-    """An Input for whole numbers that leaves letter keys to the screen's preset keys."""
+    """An Input for whole numbers that leaves letter keys to the screen's preset keys.
+
+    A key (or a paste) the box cannot take is never dropped in silence: the bell rings and
+    :class:`Refused` tells the screen what was left out (``1e3`` typed shows ``13``, and
+    says that ``e`` was not taken)."""
+
+    class Refused(Message):
+        """Typed or pasted ``text`` was left out of the box (not a whole number)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    _putting = ""  # what is being typed or pasted in (for :meth:`restricted`)
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         return character is not None and (character.isdigit() or character == "-")
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        self._putting = text
+        try:
+            super().replace(text, start, end)
+        finally:
+            self._putting = ""
+
+    def restricted(self) -> None:
+        super().restricted()  # the bell
+        if self._putting:
+            self.post_message(self.Refused(self._putting))
 
 
 BET_KEYS = "mhpa"
@@ -92,6 +119,7 @@ class AmountScreen(ModalScreen[int | None]):
         self.keys = keys
         self.default = lo if default is None else max(lo, min(hi, default))
         self.unit = unit
+        self._left_out = ""  # typed or pasted, and refused by the box since Enter was last pressed
         for i, (label, _value) in enumerate(self.presets):  # this dialog's own keys
             self._bindings.bind(keys[i], f"preset({i})", label, priority=True)
 
@@ -129,6 +157,8 @@ class AmountScreen(ModalScreen[int | None]):
 
     def action_preset(self, index: int) -> None:
         if index < len(self.presets):
+            self._left_out = ""
+            self._say("")
             box = self.query_one("#amount-input", Input)
             box.value = str(self.presets[index][1])
             box.cursor_position = len(box.value)
@@ -138,14 +168,36 @@ class AmountScreen(ModalScreen[int | None]):
             self.action_preset(int(event.button.id.split("-")[1]))
             self.query_one("#amount-input", Input).focus()
 
+    @on(AmountInput.Refused)
+    def _refused(self, event: AmountInput.Refused) -> None:
+        """Say under the box that it takes digits only, and what was left out; the next
+        Enter asks again (the box no longer says what was typed)."""
+        self._left_out = event.text
+        self._say(_("Digits only: {typed} was left out.").format(typed=repr(event.text)))
+
+    @on(Input.Changed, "#amount-input")
+    def _typed(self, event: Input.Changed) -> None:
+        if not event.value:  # emptied: a fresh start
+            self._left_out = ""
+            self._say("")
+
+    def _say(self, message: str) -> None:
+        self.query_one("#amount-error", Static).update(
+            Text(message[:1].upper() + message[1:], style="bold"))
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         self.action_submit()
 
     def action_submit(self) -> None:
         value, error = parse_amount(self.query_one("#amount-input", Input).value, self.lo, self.hi)
-        if value is None:
-            self.query_one("#amount-error", Static).update(Text(error.capitalize(), style="bold"))
+        if value is not None and self._left_out:  # typed 1e3, the box says 13: ask once
+            error = _("{typed} was left out: the box says {value}. Enter again to confirm.").format(
+                typed=repr(self._left_out), value=value)
+            self._left_out = ""
+            self.app.bell()
+        if value is None or error:
+            self._say(error)
             return
         self.dismiss(value)
 

@@ -198,7 +198,7 @@ class OddsScreen(_Dialog):
             elif bet.kind is Kind.PROGRESSIVE:
                 name = _("progressive side bet")
             pays = _("jackpot") if bet.kind is Kind.PROGRESSIVE else f"{odds.pays}:1"
-            grid.add_row(name, *(Text(v, justify="right") for v in (
+            grid.add_row(Text(name), *(Text(v, justify="right") for v in (
                 one_in(odds.chance), pays, percent(odds.returns), percent(odds.edge))))
         grid.can_focus = False
         scroll = self.query_one("#odds-scroll")

@@ -16,6 +16,7 @@ from pokeroulette_tui.engine.i18n import N_, _, ngettext
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.engine.rules import token_words
 from pokeroulette_tui.ui.widgets.present import standings
+from pokeroulette_tui.ui.plain import plain
 
 
 def standings_table(view: SeatView) -> RichTable:
@@ -27,15 +28,15 @@ def standings_table(view: SeatView) -> RichTable:
     if view.rules.uses_chips:
         table.add_column(_("Chips"), justify="right")
     if forfeit:
-        table.add_column(token_words(view.rules).capitalize(), justify="right")
+        table.add_column(plain(token_words(view.rules).capitalize()), justify="right")
     table.add_column(_("Status"))
     for place, row in enumerate(standings(view), start=1):
-        cells = [str(place), Text(row["name"])]
+        cells = [str(place), plain(row["name"])]
         if view.rules.uses_chips:
             cells.append(str(row["chips"]))
         if forfeit:
             cells.append(str(row["tokens"]))
-        cells.append(status_words(view, row))
+        cells.append(plain(status_words(view, row)))  # (it may say the tokens' name)
         table.add_row(*cells, style="bold" if place == 1 else "")
     return table
 

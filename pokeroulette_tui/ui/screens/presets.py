@@ -15,6 +15,7 @@ from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.engine.presets import Preset, built_in
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
 from pokeroulette_tui.engine.words import changes_words
+from pokeroulette_tui.ui.plain import plain
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 
@@ -70,7 +71,7 @@ class PresetScreen(ModalScreen[str | None]):
                                for i, p in enumerate(self.presets)), id="preset-list")
             problems = "\n".join(_("Cannot be used: {problem}").format(problem=line)
                                  for line in self.problems)
-            yield Static(problems, id="preset-problems")
+            yield Static(plain(problems), id="preset-problems")  # (file names, reasons)
             yield Static(_("enter chooses · esc goes back · save your own on the setup screen (s)"),
                          classes="help")
         yield TidyFooter()

@@ -7,6 +7,7 @@ import shlex
 from dataclasses import fields
 from typing import Any
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -41,6 +42,7 @@ from pokeroulette_tui.ui.config import (
     default_bot_level,
     default_name,
 )
+from pokeroulette_tui.ui.plain import plain
 
 MAX_SEATS = 10
 """Seats the screen offers (the most any variant allows at this terminal)."""
@@ -203,8 +205,9 @@ class SetupScreen(Screen[TableSetup | None]):
             yield Button(_("Cancel"), id="cancel")
             yield Button(_("Start"), id="start", variant="primary")
 
-    def _preset_options(self) -> list[tuple[str, str]]:
-        return [(name if p.built_in else _("{name} (saved)").format(name=name), name)
+    def _preset_options(self) -> list[tuple[Text, str]]:
+        """The presets to choose from; a saved one's name is shown as typed (never markup)."""
+        return [(plain(name if p.built_in else _("{name} (saved)").format(name=name)), name)
                 for name, p in self._presets.items()]
 
     @staticmethod
@@ -362,15 +365,16 @@ class SetupScreen(Screen[TableSetup | None]):
             problem = problem[:1].upper() + problem[1:]
         if not problem:
             problem = self.read_seed()[1]
-        self.query_one("#setup-error", Static).update(f"⚠ {problem}" if problem else "")
+        # (a problem may quote a typed name or value: shown literally)
+        self.query_one("#setup-error", Static).update(plain(f"⚠ {problem}" if problem else ""))
         warning = self.query_one("#setup-warning", Static)
         warning.display = (not problem and self.rules.variant == "roulette"
                            and self._seat_count < 3)
         for option, echo in self._echo.items():
             value = getattr(self.rules, option)
             words = value_words(option, value)
-            plain = words == str(value) or value == "drawn"  # (the help line says what drawn is)
-            echo.update("" if plain else words[:1].lower() + words[1:])
+            same = words == str(value) or value == "drawn"  # (the help line says what drawn is)
+            echo.update(plain("" if same else words[:1].lower() + words[1:]))
         for option, label in self._onoff.items():
             label.update(_(YES_NO[bool(self._controls[option].value)]))  # type: ignore[attr-defined]
         for group, heading in self._headings.items():
@@ -385,7 +389,7 @@ class SetupScreen(Screen[TableSetup | None]):
             note = _(preset.note) if preset.built_in else preset.note
         else:
             note = _("the classic rules") if preset.built_in else _("your own preset")
-        self.query_one("#preset-note", Static).update(note)
+        self.query_one("#preset-note", Static).update(plain(note))  # (a saved preset's note)
 
     def _fit_seat_range(self, rules: RuleSet) -> None:
         """Offer the seat counts these rules allow, keeping the count when it still fits."""
@@ -519,7 +523,7 @@ class SetupScreen(Screen[TableSetup | None]):
             if isinstance(exc, PresetExists):
                 message = _("{problem}: choose another name (or delete it: pokeroulette preset "
                             "delete NAME)").format(problem=message[:1].upper() + message[1:])
-            said.update(f"⚠ {message}")
+            said.update(plain(f"⚠ {message}"))
             said.add_class("-error")
             if rules is None and blame is not None:
                 self._controls[blame].focus()
@@ -534,9 +538,9 @@ class SetupScreen(Screen[TableSetup | None]):
         select = self.query_one("#preset", Select)
         select.set_options(self._preset_options())
         select.value = name
-        said.update(_("Saved the preset {name}: choose it here, on the start screen (p) or with "
-                      "pokeroulette --preset {argument}").format(name=repr(name),
-                                                                  argument=shlex.quote(name)))
+        said.update(plain(_("Saved the preset {name}: choose it here, on the start screen (p) or "
+                            "with pokeroulette --preset {argument}").format(
+            name=repr(name), argument=shlex.quote(name))))
         said.remove_class("-error")
         self._update()
 

@@ -13,6 +13,7 @@ from textual.widgets import Button, Static
 
 from pokeroulette_tui.engine.i18n import LANGUAGES, N_, _, language
 from pokeroulette_tui.ui.config import LaunchOptions, TableSetup, check_seats
+from pokeroulette_tui.ui.plain import plain
 from pokeroulette_tui.ui.tables import (
     Autosave,
     TablePreload,
@@ -205,7 +206,7 @@ class StartScreen(Screen[None]):
 
     def _show(self) -> None:
         notice = self.query_one("#start-notice", Static)
-        notice.update(self.notice)
+        notice.update(plain(self.notice))  # (paths and reasons: never markup)
         notice.display = bool(self.notice)
         resuming = self.mode == "resume"
         box = self.query_one("#resume-box")
@@ -214,9 +215,9 @@ class StartScreen(Screen[None]):
             self._offer_resume(box)
         self.query_one("#new-box").display = not resuming
         if resuming and self.saved.table is not None:
-            self.query_one("#resume-info", Static).update(
+            self.query_one("#resume-info", Static).update(plain(  # (the players' names)
                 _("Resume the game in progress ({game}), or start a new game (it replaces the "
-                  "saved one once dealt).").format(game=describe_save(self.saved.table)))
+                  "saved one once dealt).").format(game=describe_save(self.saved.table))))
             self.query_one("#resume", Button).focus()
         else:
             self._show_table()
@@ -238,19 +239,20 @@ class StartScreen(Screen[None]):
         self.query_one("#table-heading", Static).update(_(self.origin))
         seed = ("\n" + _("Fixed shuffle: seed {seed}.").format(seed=setup.seed)
                 if setup.seed is not None else "")
+        # names, a preset's name and the tokens' name are the players' own words: literal
         self.query_one("#table-seats", Static).update(
-            _("Players: {players}.").format(players=describe_seats(setup)) + seed)
+            plain(_("Players: {players}.").format(players=describe_seats(setup)) + seed))
         self.query_one("#table-rules-title", Static).update(
-            _("The agreed rules: {preset}").format(preset=preset_label(setup)))
+            plain(_("The agreed rules: {preset}").format(preset=preset_label(setup))))
         self.query_one("#table-rules", Static).update(
-            "\n".join(f"• {line}" for line in setup.rules.describe()))
+            plain("\n".join(f"• {line}" for line in setup.rules.describe())))
 
     def _open(self, session: Session, then: Callable[[], None] | None = None) -> None:
         """Sit down at ``session``; ``then`` runs after the table's first frame (at once if
         the app opened no screen over this one)."""
         open_table = getattr(self.app, "open_table", None)
         if open_table is None:  # pragma: no cover - every app of this package has one
-            self.notify(_("This app cannot open a table."), severity="error")
+            self.notify(_("This app cannot open a table."), severity="error", markup=False)
             return
         self._playing = True
         open_table(session)
@@ -299,7 +301,7 @@ class StartScreen(Screen[None]):
         if found is None:
             if name:
                 self.notify(_("The preset {name} cannot be read any more.").format(name=repr(name)),
-                            severity="error")
+                            severity="error", markup=False)
             return
         seats = self.setup.seats
         if check_seats(found.rules, seats):  # these seats do not fit its rules: the default ones

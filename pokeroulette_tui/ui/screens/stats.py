@@ -17,6 +17,7 @@ from pokeroulette_tui.engine.i18n import N_, _, language, ngettext, pgettext
 from pokeroulette_tui.engine.stats import HandRecord, PlayerStats
 from pokeroulette_tui.engine.stats_report import COLUMNS, percent, rows, symbols
 from pokeroulette_tui.engine.stats_store import StatsStore
+from pokeroulette_tui.ui.plain import plain
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 
@@ -72,7 +73,7 @@ def counts_table(stats: PlayerStats) -> RichTable:
     counted = rows(stats)
     for i, (group, t) in enumerate(counted):
         total = len(counted) > 1 and i == len(counted) - 1  # (rows() puts the total last)
-        table.add_row(group_words(group), *(str(getattr(t, f)) for f, _heading in COLUMNS),
+        table.add_row(plain(group_words(group)), *(str(getattr(t, f)) for f, _heading in COLUMNS),
                       style="bold" if total else "")
     return table
 
@@ -120,7 +121,8 @@ def recent_table(hands: list[HandRecord]) -> RichTable:
         after = (ngettext("{n} chip", "{n} chips", rec.chips).format(n=rec.chips)
                  if rec.chips is not None
                  else ngettext("{n} token", "{n} tokens", rec.tokens).format(n=rec.tokens))
-        table.add_row(rec.at[:16].replace("T", " "), group_words(rec.group), str(rec.hand_no),
+        table.add_row(plain(rec.at[:16].replace("T", " ")), plain(group_words(rec.group)),
+                      str(rec.hand_no),
                       Text(pgettext("hand result", "won"), style="bold") if rec.won
                       else Text(pgettext("hand result", "lost")), mine, after)
     return table

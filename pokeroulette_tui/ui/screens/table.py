@@ -272,7 +272,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         elif update.note:
             self._toast_note(update.note, hand_over)
         if update.closed:
-            self.notify(_("The table has closed."), title=_("Table"))
+            self.notify(_("The table has closed."), title=_("Table"), markup=False)
         if game_over or hand_over or self.seating.due(self.session.view(None)):
             self.refresh_view()
         else:
