@@ -60,3 +60,16 @@ def test_a_damaged_file_that_cannot_be_moved_is_not_written_over(monkeypatch):
     assert "left as it is" in config.notice
     config.save()
     assert path.read_bytes() == b"{oops"
+
+
+async def test_the_app_says_so_at_the_start():
+    from pokeroulette_tui.ui.app import make_app
+
+    settings_path().write_bytes(b"{oops")
+    config = AppConfig.load()
+    config.delay = 0
+    app = make_app(config, None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        said = [n.message for n in app._notifications]
+        assert any("could not be read" in m and "corrupt-" in m for m in said), said

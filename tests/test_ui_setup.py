@@ -395,6 +395,33 @@ async def test_corrupt_autosave_is_kept_aside_and_reported(home, content):
     assert len(kept) == 1 and kept[0].read_text(encoding="utf-8") == content
 
 
+async def test_an_autosave_damaged_in_the_middle_resumes_from_before_the_damage(home):
+    """A bad line in the middle of the autosave no longer costs the game: the start screen
+    offers it from before the damage, says so, and names the whole copy it kept."""
+    table = saved_table(40)
+    table.close()
+    path = autosave_path()
+    lines = path.read_text(encoding="utf-8").split("\n")
+    at = len(lines) - 6
+    lines[at] = ""  # (a blank line, as an editor may leave)
+    damaged = "\n".join(lines)
+    path.write_text(damaged, encoding="utf-8")
+    app = StubApp(AppConfig(delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        notice = text_of(app, "#start-notice")
+        assert "resumes from before the damage" in notice and f"line {at + 1}" in notice
+        kept = list(path.parent.glob("autosave.json.corrupt-*"))
+        assert len(kept) == 1 and kept[0].read_text(encoding="utf-8") == damaged
+        assert str(kept[0]) in notice.replace("\n", "")
+        assert "Resume the game in progress" in text_of(app, "#resume-info")
+        await pilot.press("enter")
+        await pilot.pause()
+    resumed = app.opened[0].table
+    n = len(resumed.actions)
+    assert 0 < n < len(table.actions) and resumed.actions == table.actions[:n]
+
+
 def test_finished_game_save_is_cleared_and_clear_autosave():
     table = saved_table(3)
     table.state.game_over = True

@@ -121,6 +121,8 @@ class PokerApp(App[None]):
 
             watch_terminal()
         self.theme = TEXTUAL_THEMES.get(self.config.theme, "textual-dark")
+        if self.config.notice:  # the settings file was damaged: said once, where it went
+            self.notify(self.config.notice, severity="warning", timeout=15, markup=False)
         if self.session is not None:
             self.open_table(self.session)
         else:

@@ -9,7 +9,6 @@ a table is dealt (and, while the start screen waits for a key, in the background
 from __future__ import annotations
 
 import threading
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,13 +41,15 @@ class Autosave:
 
     table: Table | None = None
     problem: str = ""            # why a save could not be used, in plain words
-    kept_as: Path | None = None  # where the unusable file was moved
+    kept_as: Path | None = None  # where the unusable file was moved (or, salvaged, copied)
+    salvaged: bool = False       # damaged past its start: ``table`` goes on from before it
 
 
 def read_autosave(path: Path | None = None) -> Autosave:
     """Load the autosave if there is one. A damaged file is moved aside (never deleted) and
-    reported; the save of a finished game, or of one every player at this terminal left, is
-    cleared. Never raises."""
+    reported; one damaged after its first line is salvaged: the game goes on from before
+    the damage, a copy of the whole file kept (``salvaged``). The save of a finished game,
+    or of one every player at this terminal left, is cleared. Never raises."""
     if path is None and not autosave_exists():
         return Autosave()
     if path is None:
@@ -63,7 +64,7 @@ def read_autosave(path: Path | None = None) -> Autosave:
     from pokeroulette_tui.table import Table
 
     try:
-        table = Table.resume(path)
+        table = Table.resume(path, salvage=True)
         if len(table.seats) != len(table.state.seats):
             raise SaveError(f"{path} is damaged: it lists {len(table.seats)} seats for "
                             f"{len(table.state.seats)} players")
@@ -74,6 +75,9 @@ def read_autosave(path: Path | None = None) -> Autosave:
     else:
         humans = table.human_seats
         everyone_left = bool(humans) and all(table.state.seats[i].status == LEFT for i in humans)
+        if table.salvaged:
+            return Autosave(table=table, problem=table.salvaged, kept_as=table.damaged_copy,
+                            salvaged=True)
         if table.state.game_over or everyone_left:  # nothing left to resume
             clear_autosave(path)
             return Autosave()
@@ -84,12 +88,9 @@ def read_autosave(path: Path | None = None) -> Autosave:
 
 def set_aside(path: Path) -> Path | None:
     """Rename an unusable save to ``<name>.corrupt-<timestamp>``; None if even that fails."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = path.with_name(f"{path.name}.corrupt-{stamp}")
-    n = 1
-    while target.exists():
-        n += 1
-        target = path.with_name(f"{path.name}.corrupt-{stamp}-{n}")
+    from pokeroulette_tui.engine.save import aside_path
+
+    target = aside_path(path)
     try:
         path.replace(target)
     except OSError:

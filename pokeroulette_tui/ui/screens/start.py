@@ -192,7 +192,15 @@ class StartScreen(Screen[None]):
     # -- the state shown ------------------------------------------------------------------
     def _look_for_save(self, *, offer: bool) -> None:
         self.saved = read_autosave() if offer else Autosave()
-        if self.saved.problem:
+        if self.saved.salvaged:
+            kept_as, problem = self.saved.kept_as, self.saved.problem
+
+            def salvaged() -> str:
+                return (_("The saved game was damaged: it resumes from before the damage. "
+                          "The damaged file was kept as {path}.").format(path=kept_as) + "\n"
+                        + _("Reason: {problem}").format(problem=problem))
+            self._notice = salvaged
+        elif self.saved.problem:
             kept_as, problem = self.saved.kept_as, self.saved.problem
 
             def notice() -> str:
