@@ -162,6 +162,13 @@ def test_a_bind_address_that_is_no_address_is_refused(bind, casino, home, capsys
              "is not a host name or an address")
 
 
+@pytest.mark.parametrize("bind", ["\udcff", "a..b"])
+def test_the_card_rooms_bind_address_is_checked_too(bind, home, capsys):
+    pytest.importorskip("asyncssh")
+    one_line(capsys, ["serve-ssh", "--bind", bind, "--port", "0"], "--bind:",
+             "is not a host name or an address")
+
+
 @pytest.mark.parametrize("address", ["\udcff", "\udcff:7777", "a..b", "x" * 70 + ".org"])
 def test_a_join_address_that_is_no_host_name_is_refused(address, home, capsys):
     one_line(capsys, ["join", address, "--name", "Bo"], "is not a host name or an address")

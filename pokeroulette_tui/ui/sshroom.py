@@ -122,6 +122,9 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(_("--max-sessions must be between 1 and 10000"))
     if not 0 <= args.turn_timeout <= 86400:
         raise CliError(_("--turn-timeout must be between 0 (no timer) and 86400 seconds"))
+    from pokeroulette_tui.net.serve import bind_problem
+
+    bind_problem(args.bind)  # (an address no socket could take: one line, not a trace)
     from pokeroulette_tui import paths
     from pokeroulette_tui.engine.folders import private_dir
     from pokeroulette_tui.net.ssh import keys
