@@ -226,8 +226,10 @@ class Table:
             self.autosave()  # a fresh checkpoint, this action included
             return
         try:
-            file.append("".join(journal.hand_line(h) for h in finished)
-                        + journal.action_line(action, self.state, events))
+            # (marked as one write: a load never keeps a finished hand without its action)
+            file.append("".join(journal.in_one_write(
+                [*(journal.hand_line(h) for h in finished),
+                 journal.action_line(action, self.state, events)])))
         except OSError as exc:
             self._failed(exc)
         else:

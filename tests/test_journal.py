@@ -225,7 +225,6 @@ def _replayed(actions, seed=4):
 
 
 DAMAGES = {
-    "an empty line": lambda line: "",
     "a line that is not JSON": lambda line: line[:-3],
     "a list, not a record": lambda line: "[1,2]",
     "an action no rule allows": lambda line: json.dumps({"a": {"type": "fold", "seat": 99}}),
@@ -287,3 +286,50 @@ def test_damage_to_the_checkpoint_is_not_salvaged(tmp_path):
     with pytest.raises(saving.SaveError):
         Table.resume(path, salvage=True)
     assert not list(tmp_path.glob("*.corrupt-*"))
+
+
+def test_blank_lines_are_no_damage(tmp_path):
+    t = played(tmp_path, steps=40, seed=4)
+    t.close()
+    path = tmp_path / "j.json"
+    lines = path.read_text().split("\n")
+    lines.insert(len(lines) // 2, "")
+    lines.insert(len(lines) // 2, "  ")
+    path.write_text("\n".join(lines) + "\n")  # (and a blank line at the end)
+    back = Table.resume(path)
+    assert back.actions == t.actions and not back.salvaged
+    run_bots(back, 10)
+    back.close()
+    assert Table.resume(path).actions == back.actions
+
+
+def test_two_damaged_lines_salvage_up_to_the_first(tmp_path):
+    t = played(tmp_path, steps=60, seed=4)
+    t.close()
+    path = tmp_path / "j.json"
+    lines = path.read_text().split("\n")
+    actions = [i for i, line in enumerate(lines) if '"a":' in line and '"b":' not in line]
+    early, late = actions[len(actions) // 3], actions[2 * len(actions) // 3]
+    lines[late] = "{late"
+    lines[early] = json.dumps({"a": {"type": "fold", "seat": 99}})  # read well, plays wrong
+    path.write_text("\n".join(lines))
+    back = Table.resume(path, salvage=True)
+    assert f"line {late + 1}" in back.salvaged  # what was found first (by reading)
+    n = len(back.actions)
+    assert back.actions == t.actions[:n] and n <= sum(1 for i in actions if i < early) + 1
+
+
+def test_a_finished_hand_and_its_action_are_one_write(tmp_path):
+    """The line of a hand that ended and the line of the action that ended it are written
+    together: a load keeps both or neither (never the hand twice in the history)."""
+    t = played(tmp_path, steps=80, seed=4)
+    t.close()
+    path = tmp_path / "j.json"
+    lines = path.read_text().split("\n")
+    hand = max(i for i, line in enumerate(lines) if line and "hand" in json.loads(line))
+    assert lines[hand].startswith('{"b":1,')
+    lines[hand + 1] = "{cut"
+    path.write_text("\n".join(lines))
+    back = Table.resume(path, salvage=True)
+    texts = [[e.to_dict() for e in h] for h in back.history]
+    assert all(a != b for a, b in zip(texts, texts[1:]))  # no hand twice in a row

@@ -466,7 +466,8 @@ def test_a_damaged_deck_commitment_in_the_journal_is_a_clear_error(tmp_path):
         TableHost.resume(path, h.host.config)
 
 
-def test_host_resume_of_a_journal_damaged_in_the_middle_goes_on_from_before_it(tmp_path):
+def test_host_resume_of_a_journal_damaged_in_the_middle_goes_on_from_before_it(tmp_path,
+                                                                              capsys):
     """``host --resume``: a bad line after the checkpoint no longer loses the table: it goes
     on from the write before the damage, the damaged journal kept whole, and the banner
     says so; the seats' tokens and the deck's commitments come back with it."""
@@ -489,7 +490,10 @@ def test_host_resume_of_a_journal_damaged_in_the_middle_goes_on_from_before_it(t
     host = launch.make_host(args, RULES, None)
     assert f"damaged at line {at + 1}" in host.table.salvaged
     assert host.table.damaged_copy.read_text() == damaged
+    err = capsys.readouterr().err  # said at once on the host's terminal, before listening
+    assert "goes on from before the damage" in err and str(host.table.damaged_copy) in err
     where = Listen(bind="127.0.0.1", port=1234, tls=False)
+    host.config.headless = False  # a host who plays: its lobby shows the banner
     said = "\n".join(launch.banner(host, where, argparse.Namespace()))
     assert "goes on from before the damage" in said and str(host.table.damaged_copy) in said
     h2 = Harness(host)

@@ -192,7 +192,7 @@ def test_a_file_set_aside_is_not_listed_as_a_player_again(store):
     assert store.players() == ["Ana"]
 
 
-@pytest.mark.parametrize("first_line", [b"\xff\xfe not text\n", b"[1, 2]\n", b"",
+@pytest.mark.parametrize("first_line", [b"\xff\xfe not text\n", b"[1, 2]\n",
                                         b'{"format": "something else"}\n'])
 def test_a_players_file_with_an_unreadable_header_is_set_aside_and_said(store, first_line):
     _record_some(store)
@@ -206,6 +206,18 @@ def test_a_players_file_with_an_unreadable_header_is_set_aside_and_said(store, f
     assert not bad.exists() and len(list(store.folder.glob("Bo-*.damaged-*.jsonl"))) == 1
     store.problems.clear()
     assert store.players() == ["Ana"] and store.problems == []  # said once
+
+
+@pytest.mark.parametrize("content", [b"", b'{"format":"pokeroulette-stats","ver'])
+def test_a_file_being_written_is_neither_listed_nor_set_aside(store, content):
+    """Another game may have just made the file and not yet written its first line (or a
+    crash cut that first write short: the next append mends it): it is left alone."""
+    _record_some(store)
+    other = store.folder / "Bo-12345678.jsonl"
+    other.write_bytes(content)
+    store.problems.clear()
+    assert store.players() == ["Ana"] and store.problems == []
+    assert other.read_bytes() == content
 
 
 def test_the_recorder_says_so_once_and_the_game_goes_on(tmp_path):

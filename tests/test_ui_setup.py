@@ -403,7 +403,7 @@ async def test_an_autosave_damaged_in_the_middle_resumes_from_before_the_damage(
     path = autosave_path()
     lines = path.read_text(encoding="utf-8").split("\n")
     at = len(lines) - 6
-    lines[at] = ""  # (a blank line, as an editor may leave)
+    lines[at] = lines[at][:-4]  # (a line cut short in the middle of the file)
     damaged = "\n".join(lines)
     path.write_text(damaged, encoding="utf-8")
     app = StubApp(AppConfig(delay=0))

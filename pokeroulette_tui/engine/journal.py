@@ -203,16 +203,23 @@ def loads(text: str, *, source: str = "the journal", history: int = 50,
     except _Damaged as damage:
         if not salvage or damage.number < 2:
             raise SaveError(damage.message) from None
-        # the lines before the damaged one, less those of a write it was part of
-        kept = lines[:damage.number - 1]
-        while len(kept) > 1 and _marked(kept[-1]):
+        first = damage
+    # salvaged: the lines before the damaged one, less those of a write it was part of (and
+    # again, should an earlier line turn out damaged when the game is replayed without them)
+    kept, damage = lines, first
+    while True:
+        kept = kept[:damage.number - 1]
+        while len(kept) > 1 and (not kept[-1].strip() or _marked(kept[-1])):
             kept.pop()
         good = sum(len(line.encode("utf-8")) + 1 for line in kept)
         try:
             loaded = _replay(head, kept[1:], source, history, good, True)
-        except _Damaged as again:  # (the lines before were read once already)
-            raise SaveError(again.message) from None
-        loaded.damaged = damage.message
+        except _Damaged as again:
+            if again.number < 2:
+                raise SaveError(again.message) from None
+            damage = again
+            continue
+        loaded.damaged = first.message
         return loaded
 
 
@@ -246,8 +253,10 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
     hands: list[list[Event]] = []
     base = meta.get("net")
     net: dict[str, Any] = dict(base) if isinstance(base, dict) else {}
-    records = []
+    records: list[tuple[int, dict[str, Any]]] = []
     for number, line in enumerate(lines, start=2):
+        if not line.strip():
+            continue  # a blank line (an editor's, say) holds nothing
         try:
             record = json.loads(line)
         except (json.JSONDecodeError, RecursionError, ValueError):
@@ -256,14 +265,15 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
         if not isinstance(record, dict):
             raise _Damaged(number, _("{source} is damaged at line {number}").format(
                 source=source, number=number))
-        records.append(record)
+        records.append((number, record))
     # a write of several lines marks all but its last ("b": more of this write follows):
     # lines of a write cut short (a power cut, a full disk) are not part of the game
-    while records and records[-1].get("b"):
-        records.pop()
-        good -= len(lines[len(records)].encode("utf-8")) + 1
+    while records and records[-1][1].get("b"):
+        number = records.pop()[0]
+        good -= sum(len(line.encode("utf-8")) + 1 for line in lines[number - 2:])
+        lines = lines[:number - 2]
         torn = True
-    for number, record in enumerate(records, start=2):
+    for number, record in records:
         try:
             if "net" in record:
                 if not isinstance(record["net"], dict):

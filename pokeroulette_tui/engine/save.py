@@ -259,6 +259,13 @@ def copy_aside(path: Path) -> Path | None:
         with open(path, "rb") as src, open(target, "xb") as dst:
             os.fchmod(dst.fileno(), 0o600)
             shutil.copyfileobj(src, dst)
+            dst.flush()
+            os.fsync(dst.fileno())  # on the disk before the original is cut short
+        fd = os.open(target.parent, os.O_RDONLY)
+        try:
+            os.fsync(fd)  # (its name too)
+        finally:
+            os.close(fd)
     except OSError:
         return None
     return target

@@ -87,21 +87,18 @@ class StatsStore:
         for path in sorted(folder.glob("*.jsonl")) if folder is not None else []:
             if _ASIDE.search(path.name):
                 continue  # a damaged file kept: not read again
-            try:
-                with open(path, "rb") as f:
-                    head = json.loads(f.readline(4096))
-            except OSError:
+            head = _head(path)
+            if head is _UNFINISHED:
+                continue  # being written now, or its first write was cut short: an append mends it
+            if _good_head(head):
+                if path.name == file_name(head["player"]):  # type: ignore[index]
+                    names.append(head["player"])  # type: ignore[index]
                 continue
-            except (ValueError, RecursionError):
-                head = None
-            player = head.get("player") if isinstance(head, dict) else None
-            if isinstance(head, dict) and head.get("format") == FORMAT and \
-                    isinstance(player, str) and path.name == file_name(player):
-                names.append(player)
-            elif head is None or not isinstance(head, dict) or head.get("format") != FORMAT \
-                    or not isinstance(player, str):
-                self._set_aside(path, path.stem, [], _("the first line is not a statistics "
-                                                       "header"), None)
+            with self._locked():  # (looked at again: it may have been replaced meanwhile)
+                again = _head(path)
+                if again is not _UNFINISHED and not _good_head(again):
+                    self._set_aside_locked(path, path.stem, [], _(
+                        "the first line is not a statistics header"), None)
         return sorted(names, key=str.casefold)
 
     # -- reading ------------------------------------------------------------------------------
@@ -318,6 +315,30 @@ class StatsStore:
             except FileNotFoundError:
                 pass
         return gone
+
+
+_UNFINISHED = object()
+
+
+def _head(path: Path) -> object:
+    """The first line of a statistics file, read as JSON (None: not JSON); ``_UNFINISHED``
+    while it has no whole first line yet (or cannot be read)."""
+    try:
+        with open(path, "rb") as f:
+            line = f.readline(8192)
+    except OSError:
+        return _UNFINISHED
+    if not line.endswith(b"\n"):
+        return _UNFINISHED
+    try:
+        return json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _good_head(head: object) -> bool:
+    return isinstance(head, dict) and head.get("format") == FORMAT and \
+        isinstance(head.get("player"), str)
 
 
 _ASIDE = re.compile(r"\.damaged-\d{8}-\d{6}(-\d+)?\.jsonl$")

@@ -185,7 +185,8 @@ def banner(host: TableHost, where: Listen, args: argparse.Namespace) -> list[str
         if host.password_digest:
             lines.append("  " + _("(this table has a password: join with --password, "
                                   "--password-file FILE or {env})").format(env=PASSWORD_ENV))
-    if host.table is not None and host.table.salvaged:
+    if host.table is not None and host.table.salvaged and not host.config.headless:
+        # (a headless host said it on its terminal before listening; this is the lobby's)
         from pokeroulette_tui.net.serve import salvaged_note
 
         lines.append("  " + salvaged_note(host.table))

@@ -270,12 +270,15 @@ def make_host(args: argparse.Namespace, rules: RuleSet, admin_token: str | None,
     if config.save_path is not None and not args.resume:  # checked before listening: a save
         check_save_path(config.save_path)  # never written is a promise the banner must not make
     if args.resume:
+        if Path(args.resume).is_file():  # (a missing one: resume says so)
+            check_save_path(Path(args.resume), "--resume")  # read, then written on as play goes
         try:
             host = TableHost.resume(Path(args.resume), config, admin_token=admin_token,
                                     salvage=True)
         except SaveError as exc:
             raise CliError(str(exc)) from None
-        check_save_path(Path(args.resume), "--resume")  # read, and written on as play goes on
+        if host.table is not None and host.table.salvaged:  # said at once: whatever happens
+            print("pokeroulette: " + salvaged_note(host.table), file=sys.stderr, flush=True)
         return host
     if config.save_path is None:
         config.save_path = default_save_path()
@@ -396,8 +399,6 @@ def child_main() -> int:
         host = make_host(args, rules, orders.get("admin"), password=orders.get("password"))
         listen = listen_for(args, host)
         log.info("table server pid %s starting", os.getpid())
-        if host.table is not None and host.table.salvaged:
-            log.warning("%s", salvaged_note(host.table))
         asyncio.run(serve(host, listen, idle_exit=float(orders.get("idle_exit", IDLE_EXIT)),
                           ready=lambda where: report("ok " + json.dumps(where.to_json()))))
     except (CliError, unix.UnixError, OSError) as exc:

@@ -121,8 +121,9 @@ class PokerApp(App[None]):
 
             watch_terminal()
         self.theme = TEXTUAL_THEMES.get(self.config.theme, "textual-dark")
-        if self.config.notice:  # the settings file was damaged: said once, where it went
-            self.notify(self.config.notice, severity="warning", timeout=15, markup=False)
+        said = self.config.keep_damaged_aside()  # a damaged settings file: where it went
+        if said:
+            self.notify(said, severity="warning", timeout=15, markup=False)
         if self.session is not None:
             self.open_table(self.session)
         else:

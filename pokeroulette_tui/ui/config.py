@@ -248,12 +248,13 @@ class AppConfig:
     last_setup: dict[str, Any] = field(default_factory=dict)  # the setup screen's last choices
     launch: LaunchOptions = field(default_factory=LaunchOptions, metadata=_RUNTIME)
     notice: str = field(default="", metadata=_RUNTIME)  # what went wrong reading them
-    writable: bool = field(default=True, metadata=_RUNTIME)  # False: a damaged file stayed
+    writable: bool = field(default=True, metadata=_RUNTIME)  # False: a damaged file stays
+    damaged: tuple[Path, str] | None = field(default=None, metadata=_RUNTIME)  # …, and why
 
     @classmethod
     def load(cls) -> "AppConfig":
         """The saved settings, or defaults if there are none or the file is damaged. A
-        damaged file is moved aside (never overwritten) and ``notice`` says so."""
+        damaged file is never written over: see :meth:`keep_damaged_aside`."""
         try:  # read where settings_path() is, without making the folder for it
             path = settings_file()  # another account's folder: refused, its file not read
             if path is None:
@@ -286,23 +287,34 @@ class AppConfig:
 
     @classmethod
     def _damaged(cls, path: Path, problem: str) -> "AppConfig":
-        """Defaults, the damaged settings file kept aside so that saving them later does not
-        overwrite it."""
+        """Defaults; the damaged file is not written over (``writable`` False) until
+        :meth:`keep_damaged_aside` has moved it aside and said so."""
+        config = cls()
+        config.writable = False
+        config.damaged = (path, problem)
+        return config
+
+    def keep_damaged_aside(self) -> str:
+        """Move a damaged settings file aside (it is kept, never written over); what to tell
+        the player ("" if the settings were fine). Called by the app that shows it."""
+        if self.damaged is None:
+            return ""
         from pokeroulette_tui.engine.save import aside_path
 
-        config = cls()
+        path, problem = self.damaged
+        self.damaged = None
         kept = aside_path(path)
         try:
             path.replace(kept)
         except OSError:  # not even moved: not written over either
-            config.notice = _("Your settings could not be read ({problem}); the defaults are "
-                              "used for now, and {path} is left as it is.").format(
-                                  problem=problem, path=path)
-            config.writable = False
-            return config
-        config.notice = _("Your settings could not be read ({problem}), so the defaults are "
-                          "used. The file was kept as {path}.").format(problem=problem, path=kept)
-        return config
+            self.notice = _("Your settings could not be read ({problem}); the defaults are "
+                            "used for now, and {path} is left as it is.").format(
+                                problem=problem, path=path)
+            return self.notice
+        self.writable = True
+        self.notice = _("Your settings could not be read ({problem}), so the defaults are "
+                        "used. The file was kept as {path}.").format(problem=problem, path=kept)
+        return self.notice
 
     def save(self) -> None:
         from pokeroulette_tui.engine.folders import atomic_write

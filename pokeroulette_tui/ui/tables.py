@@ -75,12 +75,12 @@ def read_autosave(path: Path | None = None) -> Autosave:
     else:
         humans = table.human_seats
         everyone_left = bool(humans) and all(table.state.seats[i].status == LEFT for i in humans)
-        if table.salvaged:
-            return Autosave(table=table, problem=table.salvaged, kept_as=table.damaged_copy,
-                            salvaged=True)
         if table.state.game_over or everyone_left:  # nothing left to resume
             clear_autosave(path)
             return Autosave()
+        if table.salvaged:
+            return Autosave(table=table, problem=table.salvaged, kept_as=table.damaged_copy,
+                            salvaged=True)
         return Autosave(table=table)
     kept = set_aside(path)
     return Autosave(problem=problem, kept_as=kept)
