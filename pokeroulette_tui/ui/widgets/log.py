@@ -185,7 +185,8 @@ class EventLog(ScrollView):
         last hand freed goes back to the system, see :mod:`pokeroulette_tui.ui.heap`)."""
         if cached_cell_len.cache_info().currsize > self.CELL_WIDTHS_KEPT:
             cached_cell_len.cache_clear()
-        heap.give_back()
+        if self._hand_starts:  # (not at the table's first hand: nothing freed yet, and the
+            heap.give_back()  # C library's lookup stays off the way to the first frame)
         self._hand_starts.append(self._first_entry + len(self._entries))
         if len(self._hand_starts) <= 2:
             return
