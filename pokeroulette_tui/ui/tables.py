@@ -66,8 +66,10 @@ def read_autosave(path: Path | None = None) -> Autosave:
     try:
         table = Table.resume(path, salvage=True)
         if len(table.seats) != len(table.state.seats):
-            raise SaveError(f"{path} is damaged: it lists {len(table.seats)} seats for "
-                            f"{len(table.state.seats)} players")
+            raise SaveError(_("{path} is damaged: it lists {seats} seats for {players} "
+                              "players").format(path=table.damaged_copy or path,
+                                                seats=len(table.seats),
+                                                players=len(table.state.seats)))
     except SaveError as exc:
         problem = str(exc)
     except Exception as exc:  # noqa: BLE001 - a save from another version, a bot level gone …
