@@ -4,6 +4,7 @@ timers, seats held and taken back), and real loopback TCP/TLS tables with two pl
 from __future__ import annotations
 
 import asyncio
+import os
 import json
 from typing import Any
 
@@ -444,3 +445,41 @@ def test_a_casino_join_checks_its_tls_flags_as_a_card_table_join_does():
         casino_session(args(fingerprint="ab" * 32, no_tls=True), "127.0.0.1", 1)
     with pytest.raises(CliError):
         casino_session(args(fingerprint="not-a-fingerprint"), "127.0.0.1", 1)
+
+
+def test_a_casino_join_checks_who_serves_the_port_as_a_card_join_does(tmp_path, monkeypatch):
+    """``--owner`` (or this account's own host secret for the port) says whose table it must
+    be: the casino client then sends neither password nor token to another account's port."""
+    from pokeroulette_tui.cli import CliError, build_parser
+    from pokeroulette_tui.net import files, unix
+    from pokeroulette_tui.net.casino_launch import casino_session
+
+    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
+
+    def session(*flags):
+        args = build_parser().parse_args(["join", "127.0.0.1:47123", "--name", "Ana", *flags])
+        return casino_session(args, "127.0.0.1", 47123)
+
+    assert session().server_uid is None  # the first connection pins it
+    assert session("--owner", "nobody").server_uid == unix.account_named("nobody").uid
+    files.store_admin(47123, "host-secret")
+    assert session().server_uid == os.geteuid()
+    with pytest.raises(CliError, match="--owner checks who serves a table on this machine"):
+        args = build_parser().parse_args(["join", "10.0.0.5:47123", "--name", "Ana",
+                                          "--owner", "nobody"])
+        casino_session(args, "10.0.0.5", 47123)
+
+
+async def test_a_casino_client_sends_nothing_to_another_accounts_port(tmp_path):
+    host, server, port = await served(tmp_path, password="pw")
+    try:
+        got: list[bytes] = []
+        orig = host.receive
+        host.receive = lambda cid, line, now: got.append(line) or orig(cid, line, now)
+        ana = client(tmp_path, port, "Ana", password="pw", server_uid=54321)  # not the server's
+        with pytest.raises(ConnectError, match="not uid54321: someone else took the port"):
+            await ana.connect()
+        await asyncio.sleep(0.1)
+        assert got == []  # no hello: no password, no token
+    finally:
+        await server.close()

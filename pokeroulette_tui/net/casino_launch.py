@@ -141,7 +141,7 @@ def run_casino_host(args: argparse.Namespace, *, play=None) -> int:
 
 def casino_session(args: argparse.Namespace, host: str, port: int) -> RemoteCasino:
     """The seat ``join``'s flags ask for at the casino table at ``host:port`` (CliError)."""
-    from pokeroulette_tui.net.launch import known_tables, tls_options
+    from pokeroulette_tui.net.launch import expected_server, known_tables, tls_options
 
     if getattr(args, "spectate", False):
         raise CliError(_("a casino table has no spectators' chairs: join without --spectate"))
@@ -151,8 +151,10 @@ def casino_session(args: argparse.Namespace, host: str, port: int) -> RemoteCasi
         name = P.clean_name(args.name)
     except P.ProtocolError as exc:
         raise CliError(exc.message) from None
+    server_uid, __ = expected_server(args, host, port)  # (--owner, or this account's own)
     fingerprint, use_tls = tls_options(args)
     return RemoteCasino(host, port, name, password=read_password(args),
                         token=load_token(host, port, name), tls=use_tls,
                         fingerprint=fingerprint, known=known_tables(),
+                        server_uid=server_uid,
                         on_token=lambda t: store_token(host, port, name, t))

@@ -142,6 +142,29 @@ def stop_table(args: argparse.Namespace) -> int:
     return 0
 
 
+def expected_server(args: argparse.Namespace, host: str,
+                    port: int) -> tuple[int | None, str | None]:
+    """Who must serve a table joined over TCP on this machine, and this account's own host
+    secret for that port: ``--owner LOGIN``'s account, or this account when it holds the
+    port's host secret (None: any, the first connection pins it). A card table and a casino
+    table alike: to another account's port neither password nor token is sent (CliError
+    for ``--owner`` off this machine or an unknown login)."""
+    local = host in unix.LOOPBACK or host.startswith("127.")
+    owner = getattr(args, "owner", None)
+    if owner and not local:
+        raise CliError(_("--owner checks who serves a table on this machine: use it with "
+                         "--unix PATH or a 127.0.0.1 address"))
+    admin = load_admin(port) if local else None
+    if owner:
+        try:
+            return unix.account_named(owner).uid, admin
+        except unix.UnixError as exc:
+            raise CliError(str(exc)) from None
+    if admin:  # the host's own secret goes only to a table this account serves
+        return os.geteuid(), admin
+    return None, None
+
+
 def banner(host: TableHost, where: Listen, args: argparse.Namespace) -> list[str]:
     headless = _(" (headless)") if host.config.headless else ""
     players, friends, here = _("players join with:"), _("friends join with:"), \
@@ -384,22 +407,9 @@ def join_session(args: argparse.Namespace) -> tuple[RemoteSession, list[str]]:
         name = P.clean_name(args.name)
     except P.ProtocolError as exc:
         raise CliError(exc.message) from None
-    local = host in unix.LOOPBACK or host.startswith("127.")
-    owner = getattr(args, "owner", None)
-    if owner and not local:
-        raise CliError(_("--owner checks who serves a table on this machine: use it with "
-                         "--unix PATH or a 127.0.0.1 address"))
+    server_uid, admin = expected_server(args, host, port)
     password = read_password(args)
     token = None if args.spectate else load_token(host, port, name)
-    admin = load_admin(port) if local else None
-    server_uid = None
-    if owner:
-        try:
-            server_uid = unix.account_named(owner).uid
-        except unix.UnixError as exc:
-            raise CliError(str(exc)) from None
-    elif admin:  # the host's own secret goes only to a table this account serves
-        server_uid = os.geteuid()
     fingerprint, use_tls = tls_options(args)
     session = RemoteSession(host, port, name, password=password, token=token,
                             spectate=bool(args.spectate), admin=admin, server_uid=server_uid,
