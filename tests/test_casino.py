@@ -329,6 +329,39 @@ def test_bankrolls_jackpot_and_history_survive_a_restart(tmp_path):
     assert CasinoStore.open(path).bankroll("Ana") == START_BANKROLL
 
 
+def test_two_casinos_of_one_account_at_once_lose_nothing(tmp_path):
+    """Two terminals (or the SSH room) play at once on one casino file: each write keeps
+    the other's players, adds its own change to the shared jackpot, and a reset from the
+    command line meanwhile is not undone."""
+    path = tmp_path / "casino.json"
+    one, two = CasinoStore.open(path), CasinoStore.open(path)
+    a = G.new_casino(DEFAULT, ["Ana"], [one.bankroll("Ana")], jackpot=one.jackpot(DEFAULT) // 100)
+    b = G.new_casino(DEFAULT, ["Bo"], [two.bankroll("Bo")], jackpot=two.jackpot(DEFAULT) // 100)
+    for c, store, stake in ((a, one, 100), (b, two, 50)):
+        G.place(c, 0, "colour", "red", stake)
+        G.place(c, 0, "progressive", "", 1)
+        rig(c, "2c 3c 4c 5c 9s")
+        store.record(c)
+    CasinoStore.open(path).reset_bankroll("Cy")  # the command line, meanwhile
+    one.record(a)  # Ana quits: her casino writes last
+    final = CasinoStore.open(path)
+    assert final.bankroll("Ana") == START_BANKROLL - 101
+    assert final.bankroll("Bo") == START_BANKROLL - 51
+    assert "Cy" in final.bankrolls
+    assert final.jackpot(DEFAULT) == 1_000_000 + 20 + 20  # both side bets' shares
+    assert b.jackpot_hundredths == 1_000_000 + 40  # the second casino shows the shared one
+    assert len(final.history) == 2
+
+
+def test_a_second_damaged_casino_file_does_not_replace_the_first(tmp_path):
+    path = tmp_path / "casino.json"
+    for text in ("{one", "{two"):
+        path.write_text(text)
+        assert "moved to" in CasinoStore.open(path).warning
+    kept = sorted(p.read_text() for p in tmp_path.glob("casino.json.damaged*"))
+    assert kept == ["{one", "{two"]
+
+
 @pytest.mark.parametrize("text", ["{not json", '{"format": "x"}', json.dumps(
     {"format": "pokeroulette-casino", "version": 1, "bankrolls": {"Ana": -5}, "jackpots": {}})])
 def test_a_damaged_casino_file_is_set_aside_with_a_message(tmp_path, text):
