@@ -502,3 +502,17 @@ def test_cli_lists_the_pay_tables_and_prints_any_tables_odds(tmp_path, monkeypat
     out = capsys.readouterr().out
     assert out.strip() == report(NAMED["tight"]).strip()
     assert "Pay table: tight (a house variant" in out and "49:1" in out and "1000:1" in out
+
+
+@pytest.mark.parametrize("text, file", [('name = "default"\njackpot_seed = 5\n', "my.toml"),
+                                        ("jackpot_seed = 5\n", "generous.toml")])
+def test_a_pay_table_file_cannot_take_a_built_in_tables_jackpot(tmp_path, text, file):
+    from pokeroulette_tui.engine.casino.paytable import PayTableError, load_file
+
+    path = tmp_path / file
+    path.write_text(text)
+    with pytest.raises(PayTableError, match="built-in pay table's name"):
+        load_file(path)
+    path.write_text('name = "mine"\n' + text.split("\n", 1)[-1] if "name" in text
+                    else 'name = "mine"\n' + text)
+    assert load_file(path).name == "mine"

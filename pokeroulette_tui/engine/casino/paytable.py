@@ -305,9 +305,14 @@ def load_file(path: Path) -> PayTable:
         raise PayTableError(_("{path} is not valid TOML: {problem}").format(
             path=path, problem=exc)) from None
     try:
-        return PayTable.from_dict(data, name=data.get("name") or path.stem)
+        table = PayTable.from_dict(data, name=data.get("name") or path.stem)
     except PayTableError as exc:
         raise PayTableError(f"{path}: {exc}") from None
+    if table.name in NAMED and table != NAMED[table.name]:  # (each table has its own jackpot)
+        raise PayTableError(_("{path}: {name} is a built-in pay table's name (and its "
+                              "jackpot's): give yours another, with name = \"...\" in the "
+                              "file").format(path=path, name=repr(table.name)))
+    return table
 
 
 def find(name_or_path: str) -> PayTable:
