@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from textual import events
+
 from ui_pilot import SIZE, press, screen_text, step
 
 from pokeroulette_tui.engine.casino import game as G
@@ -315,3 +317,19 @@ async def test_the_start_screen_opens_the_casino_and_q_comes_back(store_path):
         assert isinstance(app.screen, StartScreen) and app.is_running
     saved = json.loads(store_path.read_text())["bankrolls"]
     assert list(saved.values()) == [START_BANKROLL]
+
+
+async def test_keys_typed_at_once_run_in_the_order_typed(store_path):
+    """'-' then Space, sent together as a fast typist (or a paste) does: the chip is made
+    smaller first, then the bet is placed with it (a priority key used to overtake an
+    ordinary one typed just ahead of it)."""
+    app = make(store_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await step(pilot)
+        assert screen(app).chip == 5
+        for key in ("minus", "space"):  # no pause between them
+            app.post_message(events.Key(key, None))
+        await step(pilot)
+        await step(pilot)
+        assert screen(app).chip == 1
+        assert sum(spots(app).values()) == 1
