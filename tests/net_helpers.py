@@ -291,6 +291,19 @@ class Served:
         await self.server.close()
 
 
+def passive_wire(view: dict) -> dict:
+    """A ``state`` message's view's passive choice, as an ``act`` message's action: check,
+    call or fold, cut in the middle, swap the first two cards, keep the stock."""
+    if view["phase"] == "betting":
+        o = view["options"]
+        return {"type": "check"} if o["check"] else {"type": "call"} if o["call"] else {"type": "fold"}
+    if view["phase"] == "cut":
+        return {"type": "cut", "position": 20}
+    if view["phase"] == "draw":
+        return {"type": "discard", "indices": [0, 1]}
+    return {"type": "stock_to_active", "index": None}
+
+
 def passive_action(view: Any) -> Any:
     """A SeatView's passive choice: check, call, keep, stand pat, cut in the middle."""
     from pokeroulette_tui.engine.actions import (AllIn, Call, Check, Cut, Discard, Fold,

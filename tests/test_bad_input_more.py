@@ -23,6 +23,7 @@ from pokeroulette_tui.net.client import ConnectError, parse_address
 from pokeroulette_tui.net.files import PASSWORD_ENV, read_password
 
 from net_helpers import Harness, make_host
+from net_helpers import passive_wire as passive
 
 ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 UNMAKEABLE = Path("/proc/pokeroulette-qa")  # mkdir there fails for every account, root too
@@ -253,28 +254,17 @@ def test_seat_true_is_not_seat_one_at_the_table():
         mover = next(p for p in peers if p.seat == seat)
         ids += 1
         h.send(mover, {"type": "act", "id": ids, "version": h.host.version,
-                       "action": _passive(mover.last("state")["view"])})
+                       "action": passive(mover.last("state")["view"])})
     else:
         raise AssertionError("seat 1 never got a turn")
     one = next(p for p in peers if p.seat == 1)
     before, version = h.host.table.state.to_dict(), h.host.version
-    action = {**_passive(one.last("state")["view"]), "seat": True}
+    action = {**passive(one.last("state")["view"]), "seat": True}
     h.send(one, {"type": "act", "id": 9000, "version": version, "action": action})
     error = one.last("error")
     assert "seat must be a whole number" in error["message"] and error["id"] == 9000
     assert h.host.version == version and h.host.table.state.to_dict() == before
     assert not one.closed
-
-
-def _passive(view: dict) -> dict:
-    if view["phase"] == "betting":
-        o = view["options"]
-        return {"type": "check"} if o["check"] else {"type": "call"} if o["call"] else {"type": "fold"}
-    if view["phase"] == "cut":
-        return {"type": "cut", "position": 20}
-    if view["phase"] == "draw":
-        return {"type": "discard", "indices": []}
-    return {"type": "stock_to_active", "index": None}
 
 
 @pytest.mark.parametrize("msg, words", [

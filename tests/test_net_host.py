@@ -15,6 +15,7 @@ from pokeroulette_tui.net.commit import DeckVerifier
 from pokeroulette_tui.net.host import TableHost
 
 from net_helpers import Harness, make_host
+from net_helpers import passive_wire as passive
 
 RULES = RuleSet(suit_order="SHDC")
 
@@ -45,17 +46,6 @@ def act(h: Harness, peer, action: dict, *, version: int | None = None, ref: int 
     peer._ids = peer_ids
     h.send(peer, {"type": "act", "id": ref if ref is not None else peer_ids,
                   "version": h.host.version if version is None else version, "action": action})
-
-
-def passive(view: dict) -> dict:
-    if view["phase"] == "betting":
-        o = view["options"]
-        return {"type": "check"} if o["check"] else {"type": "call"} if o["call"] else {"type": "fold"}
-    if view["phase"] == "cut":
-        return {"type": "cut", "position": 20}
-    if view["phase"] == "draw":
-        return {"type": "discard", "indices": [0, 1]}
-    return {"type": "stock_to_active", "index": None}
 
 
 def play_hands(h: Harness, peers, hands: int, limit: int = 5000) -> None:
