@@ -204,13 +204,12 @@ def loads(text: str, *, source: str = "the journal", history: int = 50,
         if not salvage or damage.number < 2:
             raise SaveError(damage.message) from None
         first = damage
-    # salvaged: the lines before the damaged one, less those of a write it was part of (and
-    # again, should an earlier line turn out damaged when the game is replayed without them)
+    # salvaged: the lines before the damaged one (and again, should an earlier line turn
+    # out damaged when the game is replayed without them); the replay drops the rest of a
+    # write the damaged line was part of, as it does a write cut short at the end
     kept, damage = lines, first
     while True:
         kept = kept[:damage.number - 1]
-        while len(kept) > 1 and (not kept[-1].strip() or _marked(kept[-1])):
-            kept.pop()
         good = sum(len(line.encode("utf-8")) + 1 for line in kept)
         try:
             loaded = _replay(head, kept[1:], source, history, good, True)
@@ -221,15 +220,6 @@ def loads(text: str, *, source: str = "the journal", history: int = 50,
             continue
         loaded.damaged = first.message
         return loaded
-
-
-def _marked(line: str) -> bool:
-    """Whether this (well-formed) line says that more lines of its write follow."""
-    try:
-        record = json.loads(line)
-    except ValueError:
-        return False
-    return isinstance(record, dict) and bool(record.get("b"))
 
 
 def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, good: int,
