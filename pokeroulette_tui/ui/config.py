@@ -248,8 +248,8 @@ class AppConfig:
     last_setup: dict[str, Any] = field(default_factory=dict)  # the setup screen's last choices
     launch: LaunchOptions = field(default_factory=LaunchOptions, metadata=_RUNTIME)
     notice: str = field(default="", metadata=_RUNTIME)  # what went wrong reading them
-    writable: bool = field(default=True, metadata=_RUNTIME)  # False: a damaged file stays
-    damaged: tuple[Path, str] | None = field(default=None, metadata=_RUNTIME)  # …, and why
+    damaged: tuple[Path, str] | None = field(default=None, metadata=_RUNTIME)
+    """A damaged settings file still in its place, and why: never written over."""
 
     @classmethod
     def load(cls) -> "AppConfig":
@@ -287,10 +287,9 @@ class AppConfig:
 
     @classmethod
     def _damaged(cls, path: Path, problem: str) -> "AppConfig":
-        """Defaults; the damaged file is not written over (``writable`` False) until
-        :meth:`keep_damaged_aside` has moved it aside and said so."""
+        """Defaults; the damaged file is not written over until :meth:`keep_damaged_aside`
+        has moved it aside and said so."""
         config = cls()
-        config.writable = False
         config.damaged = (path, problem)
         return config
 
@@ -302,16 +301,15 @@ class AppConfig:
         from pokeroulette_tui.engine.save import aside_path
 
         path, problem = self.damaged
-        self.damaged = None
         kept = aside_path(path)
         try:
             path.replace(kept)
-        except OSError:  # not even moved: not written over either
+        except OSError:  # not even moved: not written over either (still ``damaged``)
             self.notice = _("Your settings could not be read ({problem}); the defaults are "
                             "used for now, and {path} is left as it is.").format(
                                 problem=problem, path=path)
             return self.notice
-        self.writable = True
+        self.damaged = None
         self.notice = _("Your settings could not be read ({problem}), so the defaults are "
                         "used. The file was kept as {path}.").format(problem=problem, path=kept)
         return self.notice
@@ -319,7 +317,7 @@ class AppConfig:
     def save(self) -> None:
         from pokeroulette_tui.engine.folders import atomic_write
 
-        if not self.writable:
+        if self.damaged is not None:  # (kept as it is until moved aside)
             return
 
         try:
