@@ -119,19 +119,19 @@ class CasinoStore:
             self.jackpots[name] = self._seen[name] = casino.jackpot_hundredths = jackpot
             self.history = (self.history + [r for r in casino.history
                                             if r not in self.history])[-HISTORY:]
-            self.write()
+            self._write()
 
     def reset_bankroll(self, name: str) -> None:
         with self._locked():
             self._merge_file()
             self.bankrolls[name] = START_BANKROLL
-            self.write()
+            self._write()
 
     def reset_jackpot(self, table: PayTable) -> None:
         with self._locked():
             self._merge_file()
             self.jackpots[table.name] = self._seen[table.name] = table.jackpot_seed * 100
-            self.write()
+            self._write()
 
     def _merge_file(self) -> None:
         """Take what the file holds now (another casino of this account may have written
@@ -174,6 +174,10 @@ class CasinoStore:
 
     def write(self) -> None:
         private_dir(self.path.parent)  # the data folder: ours, or refused (ForeignFolderError)
+        self._write()
+
+    def _write(self) -> None:
+        """Write the file (its folder checked already: by :meth:`_locked`, say)."""
         atomic_write(self.path, json.dumps(self.to_dict(), indent=1))
 
 
