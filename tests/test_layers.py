@@ -26,7 +26,7 @@ ROOT = Path(pokeroulette_tui.__file__).resolve().parent
 #: The layers, lowest first: module name prefixes below the package (``""`` is the package's
 #: own ``__init__``). A module belongs to the layer of its longest matching prefix.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("engine", ("engine", "", "errors", "paths")),
+    ("engine", ("engine", "", "errors", "paths", "codecache")),
     ("bots", ("bots",)),
     ("table", ("table", "driver", "simulate")),
     ("session", ("session",)),

@@ -204,7 +204,8 @@ def test_the_bot_levels_are_known_before_their_modules_load():
             "cls = LEVELS['simple']; print(names, loaded, cls.__name__)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "['random', 'simple', 'strong'] ['pokeroulette_tui.bots'] SimpleBot"
+    assert out.stdout.strip() == ("['random', 'simple', 'strong'] "
+                                  "['pokeroulette_tui.bots', 'pokeroulette_tui.codecache'] SimpleBot")
 
 
 def test_the_ui_copies_of_engine_values_agree():
