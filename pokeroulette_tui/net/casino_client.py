@@ -98,6 +98,9 @@ class RemoteCasino(CasinoSession):
         self._closing = False
         self._closed = False
         self.connected = False
+        self._last_bets: list[Bet] = []  # this seat's bets in the last round settled
+        self.unreadable = ""  # why the host's last message could not be read ("": it could)
+        self._unreadable_said = False  # (once a connection)
 
     @property
     def address(self) -> str:
@@ -160,6 +163,7 @@ class RemoteCasino(CasinoSession):
                 problem=getattr(exc, "message", type(exc).__name__))) from None
         self._reader, self._writer = reader, writer
         self.connected = True
+        self._unreadable_said = False
         self.welcome, self.pay_table, self.seat = msg, table, seat
         self.seats = (seat,)
         if isinstance(msg.get("name"), str):
@@ -206,8 +210,9 @@ class RemoteCasino(CasinoSession):
                                                        "reconnecting…").format(why=reason),
                                                 error=True))
             if await self._reconnect():
-                self._queue.put_nowait(CasinoUpdate(note=_("Reconnected: your seat, bankroll "
-                                                           "and bets are as you left them.")))
+                if not self.unreadable:  # (else: what it sends now says how things are)
+                    self._queue.put_nowait(CasinoUpdate(note=_(
+                        "Reconnected: your seat, bankroll and bets are as you left them.")))
                 continue
             reason = _("could not reconnect: {why}").format(why=reason)
             break
@@ -225,6 +230,7 @@ class RemoteCasino(CasinoSession):
                     done = self._handle(msg)
                 except P.ProtocolError as exc:
                     log.warning("bad message from the casino host: %s", exc.message)
+                    self._unreadable(exc.message)
                     continue
                 if done is not None:
                     return done, False
@@ -233,12 +239,36 @@ class RemoteCasino(CasinoSession):
         except (ConnectionError, OSError):
             return _("the connection was reset"), True
 
+    def _unreadable(self, problem: str) -> None:
+        """A message from the host that this program cannot read: said on the screen once a
+        connection (each one is logged), so that a host sending only such messages shows why
+        the table stays empty, not a blank screen."""
+        self.unreadable = P.clean_text(problem, 120)
+        if self._unreadable_said:
+            return
+        self._unreadable_said = True
+        self._queue.put_nowait(CasinoUpdate(note=self.unreadable_words(), error=True))
+
+    def unreadable_words(self) -> str:
+        """The host's messages cannot be read, in words ("": they can)."""
+        if not self.unreadable:
+            return ""
+        return _("The host at {address} sends messages this program cannot read "
+                 "({problem}).").format(address=self.address, problem=self.unreadable)
+
     def _handle(self, msg: dict[str, Any]) -> str | None:
         """Apply one message; returns why the session ends, if it does."""
         kind = msg["type"]
         if kind == "casino":
             assert self.pay_table is not None
             self._casino, self._seat_info, __ = W.read_state(msg, self.pay_table, self._casino)
+            self.unreadable = ""
+            players = self._casino.players
+            if self.seat is not None and 0 <= self.seat < len(players):
+                mine = players[self.seat]  # (the state does not carry last round's bets)
+                if self._casino.stage is Stage.SETTLED:
+                    self._last_bets = [r.bet for r in mine.results]
+                mine.last_bets = list(self._last_bets)
             loop = asyncio.get_running_loop()
             closes, nxt = msg.get("closes_in"), msg.get("next_in")
             self.closes_at = loop.time() + closes if type(closes) in (int, float) else None

@@ -96,6 +96,11 @@ class CasinoScreen(Screen[None]):
         Binding("u,backspace", "undo", N_("Undo"), priority=True),
         Binding("x,delete", "clear", N_("Clear"), show=False, priority=True),
         Binding("a", "rebet", N_("Rebet"), priority=True),
+        # the same keys when the ones above are off: the rebet key with no last round's bets
+        # known (the engine or the host says why), any of them once bets are closed (why)
+        Binding("a", "rebet_unoffered", N_("Rebet"), show=False, priority=True),
+        Binding("u,backspace,x,delete,a", "bets_closed", N_("Undo"), show=False,
+                priority=True),
         Binding("tab", "next_player", N_("Player"), key_display="Tab", priority=True),
         Binding("o", "odds", N_("Odds"), priority=True),
         Binding("h", "history", N_("History"), show=False, priority=True),
@@ -237,7 +242,8 @@ class CasinoScreen(Screen[None]):
             return  # not composed yet, or on the way out
         c = self.casino
         if not 0 <= self.seat < len(c.players):
-            return  # (a network table before its first state)
+            self._draw_no_table()  # (a network table before its first state)
+            return
         p = self.player
         who = f" ({self.seat + 1}/{len(c.players)})" if len(self.session.seats) > 1 else ""
         self.query_one("#casino-status", Static).update(status_text(
@@ -246,6 +252,23 @@ class CasinoScreen(Screen[None]):
         self.query_one("#casino-hint", Static).update(self._hint())
         self.query_one("#casino-deal", Static).update(self._deal_panel())
         self.query_one("#casino-results-text", Static).update(self._results())
+        self.refresh_bindings()
+
+    def _draw_no_table(self) -> None:
+        """A network table with no state to draw yet: what was said last (such as a host
+        whose messages cannot be read, and the reconnecting), not a blank screen."""
+        said = self.message.plain if self.message is not None else ""
+        unreadable = getattr(self.session, "unreadable_words", lambda: "")()
+        text = Text()
+        if unreadable:  # (kept while the host sends nothing better, reconnecting or not)
+            text.append(f"✗ {unreadable}\n", style="bold #ff6b6b")
+        if said != f"✗ {unreadable}":
+            text.append((said or _("Waiting for the table…")) + "\n",
+                        style="bold #ff6b6b" if said.startswith("✗") else "bold")
+        text.append("\n" + _("There is no table to show until the host sends one this "
+                              "program can read. q leaves."), style="italic")
+        self.query_one("#casino-hint", Static).update("")
+        self.query_one("#casino-results-text", Static).update(text)
         self.refresh_bindings()
 
     def _board_model(self) -> BoardModel:
@@ -377,9 +400,12 @@ class CasinoScreen(Screen[None]):
                 out.append(_("{name}'s bets").format(name=p.name), style="bold")
                 out.append(_(" ({amount:,} staked{ready})").format(amount=p.staked, ready=ready)
                            + "\n" if p.bets else f"{ready}\n")
-                if not p.bets:
+                if not p.bets and self._rebet_offered():
                     out.append(_(" None yet. Move the cursor and press Space, or click a card;\n"
                                  " a for last round's bets again.\n"), style="italic")
+                elif not p.bets:
+                    out.append(_(" None yet. Move the cursor and press Space, or click a "
+                                 "card.\n"), style="italic")
                 for b in p.bets:
                     out.append(" " + _("{amount} on {spot}").format(
                         amount=f"{b.amount:>4}", spot=spot_words(b.spot)))
@@ -421,7 +447,13 @@ class CasinoScreen(Screen[None]):
             return betting and not self.networked
         if action == "ready":
             return betting and self.networked
-        if action in ("bet_here", "bet", "undo", "clear", "rebet", "chip", "move", "reset"):
+        if action == "rebet":  # offered only when there are last round's bets to repeat
+            return (betting and self._rebet_offered()) or None
+        if action == "rebet_unoffered":
+            return betting and not self._rebet_offered()
+        if action == "bets_closed":
+            return not betting
+        if action in ("bet_here", "bet", "undo", "clear", "chip", "move", "reset"):
             return betting if action == "bet_here" else (betting or None)
         if action == "next_round":
             return c.stage is Stage.SETTLED
@@ -491,6 +523,25 @@ class CasinoScreen(Screen[None]):
     async def action_rebet(self) -> None:
         await self._try(lambda s: s.rebet(self.seat),
                         _("Last round's bets are on the board again."))
+
+    async def action_rebet_unoffered(self) -> None:
+        """The rebet key with no last round's bets known here (the key is shown off): the
+        engine, or a network table's host, says why nothing is placed."""
+        await self.action_rebet()
+
+    def _rebet_offered(self) -> bool:
+        """Last round's bets are known for this seat (none after the program restarts: they
+        are not saved)."""
+        return bool(self.player.last_bets)
+
+    def action_bets_closed(self) -> None:
+        """Undo, clear or rebet while bets are closed: why nothing happened."""
+        if self.casino.stage is Stage.DEALING:
+            words = _("Bets are closed: the cards are being dealt.")
+        else:
+            words = _("Bets are closed: this round is settled. Bets open again in the next "
+                      "round (Enter).")
+        self.app.notify(words, markup=False)
 
     async def _try(self, step, done: str) -> None:
         try:

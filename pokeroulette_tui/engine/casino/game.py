@@ -38,6 +38,7 @@ from pokeroulette_tui.engine.casino.paytable import (
     hand_class,
     hand_words,
 )
+from pokeroulette_tui.engine.hands import evaluate
 from pokeroulette_tui.engine.i18n import N_, _
 
 HISTORY = 50
@@ -307,10 +308,10 @@ def wins(c: Casino, bet: Bet, hand: str | None = None) -> tuple[int, str]:
     cards = c.dealt
     hand = hand or hand_class(cards)
     paid = payout(c.table, cards, bet, hand)
-    return paid, _why(bet, cards, hand, paid)
+    return paid, _why(bet, cards, hand, paid, c.table)
 
 
-def _why(bet: Bet, cards: list[Card], hand: str, paid: int) -> str:
+def _why(bet: Bet, cards: list[Card], hand: str, paid: int, table: PayTable) -> str:
     if bet.kind in ROULETTE_KINDS:
         if cards[4].is_joker and bet.kind is not Kind.JOKER:
             return _("the fifth card is a joker")
@@ -326,7 +327,23 @@ def _why(bet: Bet, cards: list[Card], hand: str, paid: int) -> str:
         return _("jokers first and fifth") if paid else _("not jokers first and fifth")
     if paid:
         return class_words(hand)
-    return _("{hand} pays nothing on the side bet").format(hand=class_words(hand))
+    return _side_bet_lost(cards, hand, table)
+
+
+def _side_bet_lost(cards: list[Card], hand: str, table: PayTable) -> str:
+    """Why the side bet lost: the hand the player had (\"pair of fours\", not its class
+    \"pair\") and what the side bet needs at this table."""
+    had = evaluate(cards).describe()
+    paying = [h for h in LEVELS if h in table.progressive]
+    if not paying:
+        return _("{hand} pays nothing on the side bet").format(hand=had)
+    lowest = paying[0]
+    if LEVEL[hand] < LEVEL[lowest] and LEVEL[lowest] >= LEVEL["pair_6"] \
+            and paying == [h for h in LEVELS if LEVEL[h] >= LEVEL[lowest]]:
+        return _("your hand was {hand} (the side bet needs {needs})").format(
+            hand=had, needs=hand_words(lowest))
+    return _("your hand was {hand} (the side bet pays only on {hands})").format(
+        hand=had, hands=", ".join(class_words(h) for h in paying))
 
 
 JACKPOT_WHY = N_("THE JACKPOT: a royal flush, jokers first and fifth")
@@ -340,7 +357,7 @@ def explain(c: Casino, result: Settled) -> str:
         return result.why
     if result.bet.kind is Kind.PROGRESSIVE and result.paid and jackpot_deal(cards):
         return _(JACKPOT_WHY)
-    return _why(result.bet, cards, hand_class(cards), result.paid)
+    return _why(result.bet, cards, hand_class(cards), result.paid, c.table)
 
 
 def jackpot_deal(cards: list[Card]) -> bool:

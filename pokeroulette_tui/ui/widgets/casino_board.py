@@ -461,13 +461,22 @@ def _rank_of(char: str) -> int:
     return next(r for r, ch in RANK_CHARS.items() if ch == char)
 
 
-def _slot_label(spot: Spot, table: PayTable, width: int) -> str:
-    """The longest of a spot's names that fits: with its payout, without, shorter.
+def _slot_label(spot: Spot, table: PayTable, width: int, *, pays: bool = True) -> str:
+    """The longest of a spot's names that fits: with its payout (``pays``), without, shorter.
 
     >>> from pokeroulette_tui.engine.casino.paytable import DEFAULT
     >>> [_slot_label((Kind.JOKER, ""), DEFAULT, w) for w in (12, 7, 5, 4)]
     ['★ Joker 25:1', '★ Joker', 'Joker', 'Jok…']
+    >>> _slot_label((Kind.JOKER, ""), DEFAULT, 12, pays=False)
+    '★ Joker'
     """
+    names = _slot_names(spot, table)[0 if pays else 1:]
+    cut = names[-1][:width - 1].rstrip() + "…" if width > 1 else names[-1][:width]
+    return next((n for n in names if len(n) <= width), cut)  # (cut: it says so)
+
+
+def _slot_names(spot: Spot, table: PayTable) -> list[str]:
+    """A spot's names, longest first: with its payout, without it, without the stars."""
     kind, target = spot
     name = _(POKER_SHORT.get(target, target) if kind is Kind.POKER else SHORT[spot])
     if kind is Kind.POKER:
@@ -478,14 +487,29 @@ def _slot_label(spot: Spot, table: PayTable, width: int) -> str:
         pays = None
     else:
         pays = table.roulette[kind]
-    names = [f"{name} {pays}:1" if pays is not None else name, name,
-             name.replace("★ ", "").replace(" ★", "")]
-    cut = names[-1][:width - 1].rstrip() + "…" if width > 1 else names[-1][:width]
-    return next((n for n in names if len(n) <= width), cut)  # (cut: it says so)
+    return [f"{name} {pays}:1" if pays is not None else name, name,
+            name.replace("★ ", "").replace(" ★", "")]
+
+
+def payouts_fit(table: PayTable, width: int) -> bool:
+    """Whether every spot under the grid has room for its name and payout on a board
+    ``width`` columns wide: the payouts are drawn on all of them or on none (the line under
+    the board says the cursor's spot's, and ``o`` lists them all).
+
+    >>> from pokeroulette_tui.engine.casino.paytable import DEFAULT
+    >>> payouts_fit(DEFAULT, COMPACT.width), payouts_fit(DEFAULT, WIDE.width)
+    (False, True)
+    """
+    for row in spot_rows(table):
+        slot = (width - (len(row) - 1)) // len(row)
+        if any(len(_slot_names(spot, table)[0]) > slot - 2 for spot in row):
+            return False
+    return True
 
 
 def _draw_spot_rows(canvas: _Canvas, model: BoardModel, g: Geometry) -> None:
     total = g.width
+    pays = payouts_fit(model.table, total)
     for i, row in enumerate(spot_rows(model.table)):
         y = g.spots_y(i)
         n = len(row)
@@ -496,7 +520,7 @@ def _draw_spot_rows(canvas: _Canvas, model: BoardModel, g: Geometry) -> None:
             amount = _amount(model, spot)
             chips = chip_text(amount, 4) if (spot in model.chips or spot in model.won) else ""
             room = slot - 1 - (len(chips) + 1 if chips else 1)
-            label = _slot_label(spot, model.table, room)
+            label = _slot_label(spot, model.table, room, pays=pays)  # (chips before payout)
             style = base + (HOT if _is_hot(model, spot) else Style())
             canvas.put(x, y, " " * slot, base, spot)
             canvas.put(x + 1, y, label, style)
