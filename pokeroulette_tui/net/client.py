@@ -171,6 +171,7 @@ class RemoteSession(Session):
         self.fairness = _("deck check: waiting for the first hand")
         self.connected = False
         self.game_started = False
+        self._unreadable: set[str] = set()  # message types said unreadable on this connection
         self._view: SeatView | None = None
         self.deltas = deltas      # asks the host for state deltas (PROTOCOL.md §4)
         self._view_wire: dict[str, Any] | None = None  # the last view as sent (deltas apply to it)
@@ -336,6 +337,7 @@ class RemoteSession(Session):
     async def _pump(self) -> tuple[str, bool]:
         """Read and apply messages until the connection ends: (why, whether to retry)."""
         assert self._reader is not None
+        self._unreadable.clear()
         try:
             while True:
                 line = await self._reader.readline()
@@ -356,7 +358,7 @@ class RemoteSession(Session):
                     log.warning("%s", gap)
                     return _("a state update was missed"), True
                 except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-                    log.warning("bad %s message from the server: %s", msg.get("type"), exc)
+                    self._cannot_read(msg, str(exc))
         except ValueError:
             return _("a message from the server was too long"), False
         except (ConnectionError, OSError):
@@ -404,6 +406,18 @@ class RemoteSession(Session):
         else:
             self._lobby_q.put_nowait(M.Notice(text).to_wire())
 
+    def _cannot_read(self, msg: dict[str, Any], problem: str) -> None:
+        """A known message with bad fields, skipped: logged each time, and said once a
+        connection for each type (a host that sends only such states would otherwise leave
+        an empty table with no word why)."""
+        kind = str(msg.get("type"))
+        log.warning("bad %s message from the server: %s", kind, problem)
+        if kind not in self._unreadable:
+            self._unreadable.add(kind)
+            self._note(_("a message from the server that this program cannot read was "
+                         "ignored ({problem}); more like it are only logged").format(
+                             problem=P.clean_text(problem, 120)))
+
     def _handle(self, msg: dict[str, Any]) -> bool:
         """Apply one server message; False when the server is closing the connection. Types
         this client does not know are ignored (later additions); a known one with bad fields
@@ -418,7 +432,7 @@ class RemoteSession(Session):
         except P.ProtocolError as exc:
             if kind is M.Commit:
                 return self._on_commit(None, msg)
-            log.warning("bad %s message from the server: %s", msg["type"], exc.message)
+            self._cannot_read(msg, exc.message)
             return True
         handler = self._handlers.get(kind)
         return True if handler is None else handler(self, m, msg)
