@@ -138,23 +138,37 @@ def test_all_in_player_still_draws():
 # -- 4: betting in draw -----------------------------------------------------------------
 
 
-def test_antes_and_the_button_move_each_hand():
-    """RULES 2.2/4: antes paid (a short stack pays what it has and is all in); the button
-    moves one seat clockwise every hand."""
+def test_antes_short_stack_pays_what_it_has_and_is_all_in():
+    """RULES 4: option ante; a stack short of the ante pays what it has (all in)."""
     g = draw_game(3, betting="each_round", scoring="chips", ante=2)
     set_chips(g, {2: 1})
-    dealer(g)
-    assert g.button == 0
+    ev = dealer(g)
     assert [s.contributed for s in g.seats] == [2, 2, 1] and g.seats[2].all_in
-    buttons = [0]
-    for _ in range(3):
-        passive(g)
-        if g.game_over:
-            break
+    assert next(e for e in ev if e.kind == "ante").amount == 5
+
+
+@pytest.mark.parametrize("ante,chips", [(0, 40), (3, 100), (5, 7)])
+def test_ante_and_starting_chips_options_are_honoured(ante, chips):
+    g = draw_game(3, betting="each_round", ante=ante, starting_chips=chips)
+    assert [s.chips for s in g.seats] == [chips] * 3
+    dealer(g)
+    assert [s.chips for s in g.seats] == [chips - ante] * 3
+
+
+def test_button_moves_one_seat_clockwise_each_hand():
+    g = draw_game(3, betting="each_round", scoring="chips")
+    buttons = []
+    for _ in range(4):
         dealer(g)
         buttons.append(g.button)
-    live = [i for i, s in enumerate(g.seats) if s.status == PLAYING]
-    assert buttons[1] == 1 and all(b in live or b == 1 for b in buttons)
+        passive(g)
+    assert buttons == [0, 1, 2, 0]
+
+
+def test_wheel_is_the_lowest_straight_and_no_wild_cards_in_draw():
+    g = draw_game(3)
+    forfeit_hand(g, {1: "Ah 2d 3c 4s 5h", 2: "2h 3d 4c 5s 6d", 0: "Kc Kd 8h 8d 3s"})
+    assert g.result.order == (2, 1, 0) and g.result.token_losers == (0,)
 
 
 def test_no_antes_without_chips():
