@@ -34,9 +34,9 @@ def new_game(rules: RuleSet, names: Sequence[str], *, seed: int | None = None,
     >>> g.phase, [s.chips for s in g.seats]
     (<Phase.WAITING: 'waiting'>, [100, 100, 100])
     """
-    if len(names) < rules.min_players:
+    if len(names) < rules.fewest_players:
         raise RuleError(_("these rules need at least {n} players (got {got})").format(
-            n=rules.min_players, got=len(names)))
+            n=rules.fewest_players, got=len(names)))
     if rules.variant == "draw" and len(names) > 7:
         raise RuleError(_("five-card draw seats 2 to 7 players (got {got})").format(got=len(names)))
     if len(names) > 52:

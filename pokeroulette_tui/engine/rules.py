@@ -132,6 +132,16 @@ class RuleSet:
         return self.scoring == "chips" or self.betting != "none"
 
     @property
+    def fewest_players(self) -> int:
+        """The fewest players these rules deal for: ``min_players`` for Poker Roulette (3 by
+        the book; a table may allow 2); five-card draw deals from 2 (RULES §3: 2–7 players).
+
+        >>> RuleSet().fewest_players, RuleSet(variant="draw").fewest_players
+        (3, 2)
+        """
+        return 2 if self.variant == "draw" else self.min_players
+
+    @property
     def max_players(self) -> int:
         """Seats the variant allows: draw 2–7; roulette has no upper limit (the UI offers 10)."""
         return 7 if self.variant == "draw" else 10
@@ -255,7 +265,7 @@ def describe_rules(r: RuleSet) -> list[str]:
                        "each 52 cards + 2 jokers.").format(n=r.min_players))
     else:
         lines.append(_("Game: five-card draw (Mörkpoker), {n}-7 players, one 52-card deck, "
-                       "no jokers.").format(n=r.min_players))
+                       "no jokers.").format(n=r.fewest_players))
     if r.variant == "draw" and not r.suit_tiebreak:
         lines.append(_("Suit ranking: none; suits do not break ties between equal hands "
                        "(they split the pot).") if r.scoring == "chips" else
@@ -307,8 +317,14 @@ def describe_rules(r: RuleSet) -> list[str]:
         mode = {"weakest": _("the weakest hand loses one"),
                 "all_but_winner": _("everyone but the best hand loses one"),
                 "most_chips_lost": _("whoever lost the most chips in the hand loses one")}[r.forfeit_mode]
-        tie = (_("tied weakest hands play a deciding hand") if r.forfeit_tie == "replay"
-               else _("tied weakest hands each lose one"))
+        if r.forfeit_mode == "weakest":
+            tie = (_("tied weakest hands play a deciding hand") if r.forfeit_tie == "replay"
+                   else _("tied weakest hands each lose one"))
+        elif r.forfeit_mode == "most_chips_lost":
+            tie = (_("players tied for it play a deciding hand") if r.forfeit_tie == "replay"
+                   else _("players tied for it each lose one"))
+        else:  # everyone but the best hand loses one: no tie to break
+            tie = ""
         if r.game_end == "first_out":
             end = _("the game ends when the first player runs out, who loses")
         elif r.sit_out:
@@ -316,9 +332,14 @@ def describe_rules(r: RuleSet) -> list[str]:
                     "one player is left")
         else:
             end = _("players at zero drop out until one player is left")
-        # TRANSLATORS: {mode}, {tie} and {end} are whole clauses of their own
-        lines.append(_("Scoring: {tokens} {token_name} each; {mode}; {tie}; {end}.").format(
-            tokens=r.tokens, token_name=token_words(r), mode=mode, tie=tie, end=end))
+        if tie:
+            # TRANSLATORS: {mode}, {tie} and {end} are whole clauses of their own
+            lines.append(_("Scoring: {tokens} {token_name} each; {mode}; {tie}; {end}.").format(
+                tokens=r.tokens, token_name=token_words(r), mode=mode, tie=tie, end=end))
+        else:
+            # TRANSLATORS: {mode} and {end} are whole clauses of their own
+            lines.append(_("Scoring: {tokens} {token_name} each; {mode}; {end}.").format(
+                tokens=r.tokens, token_name=token_words(r), mode=mode, end=end))
         if r.hand_limit:
             lines.append(_("The game also ends after {n} hands.").format(n=r.hand_limit))
     if r.min_players < 3 and r.variant == "roulette":

@@ -176,8 +176,8 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
         if short and len(short) < len(part):
             losers = short
             why = _("could not pay the ante") if r.ante else _("had no chips to bet")
-        elif worst <= 0:  # nobody lost a chip (no ante, all checked, stacks empty):
-            mode = "weakest"  # the weakest hand loses, as in the main variant
+        elif short or worst <= 0:  # everyone short, or nobody lost a chip (no ante, all
+            mode = "weakest"  # checked, stacks empty): the weakest hand loses (RULES §5)  # the weakest hand loses, as in the main variant
     if mode == "all_but_winner":
         if by_fold:
             winners = live

@@ -60,7 +60,8 @@ YES_NO = {True: N_("yes"), False: N_("no")}
 
 OPTION_HELP: dict[str, str] = {
     "variant": N_("Poker Roulette, or five-card draw (Mörkpoker)"),
-    "min_players": N_("fewest players needed to deal (3 by the book; 2 allowed with a warning)"),
+    "min_players": N_("fewest players needed to deal Poker Roulette (3 by the book; 2 allowed "
+                         "with a warning); five-card draw deals from 2"),
     "suit_order": N_("suit ranking for ties: drawn before the first hand (turn cards until every "
                      "suit shows), or agreed, written like SHDC (spades highest, clubs lowest)"),
     "claim_match_card": N_("both actives share the match card's rank: the match card goes to the stock too"),

@@ -38,7 +38,7 @@ class Lobby(HostParts):
         """Why the game cannot start now, and how to fix it ("" when it can)."""
         if self.started:
             return _("the game has started")
-        n, low, high = len(self.players), self.rules.min_players, self.rules.max_players
+        n, low, high = len(self.players), self.rules.fewest_players, self.rules.max_players
         if not self.humans():
             return _("nobody is seated")
         if n < low:
@@ -82,7 +82,7 @@ class Lobby(HostParts):
         return M.Lobby(
             started=self.started, you=self.seat_of(conn.player), seats=seats,
             spectators=sum(c.spectator for c in self.conns.values()), rules=rules,
-            rules_text=rules_text, min_players=self.rules.min_players,
+            rules_text=rules_text, min_players=self.rules.fewest_players,
             max_players=self.rules.max_players, turn_timeout=self.config.turn_timeout,
             headless=self.config.headless, bot_level=self.config.bot_level,
             start_problem=self.start_problem(), leader=self.seat_of(self.leader()),

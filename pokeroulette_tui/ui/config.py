@@ -158,7 +158,7 @@ def check_seats(rules: RuleSet, seats: Sequence[SeatChoice]) -> str | None:
     >>> check_seats(RuleSet(), default_seats(2))
     'these rules seat 3 to 10 players (got 2)'
     """
-    lo, hi = rules.min_players, rules.max_players
+    lo, hi = rules.fewest_players, rules.max_players
     if not lo <= len(seats) <= hi:
         return _("these rules seat {lo} to {hi} players (got {n})").format(lo=lo, hi=hi, n=len(seats))
     seen: dict[str, int] = {}
@@ -194,7 +194,7 @@ class TableSetup:
     def default(cls, rules: RuleSet | None = None, preset: str = "classic") -> TableSetup:
         """You and bots (4 seats, or the rules' minimum) at ``rules`` (classic by default)."""
         rules = rules or PRESETS[preset]
-        players = min(max(4, rules.min_players), rules.max_players)
+        players = min(max(4, rules.fewest_players), rules.max_players)
         return cls(rules=rules, seats=default_seats(players), preset=preset)
 
     def problem(self) -> str | None:

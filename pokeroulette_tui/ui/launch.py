@@ -51,7 +51,7 @@ def launch_options(args: argparse.Namespace, rules: RuleSet, config: AppConfig) 
     if bot is not None and bot not in LEVELS:
         raise CliError(_("unknown bot level {level} for --bot (choose {levels})").format(
             level=repr(bot), levels=", ".join(LEVELS)))
-    lo, hi = rules.min_players, rules.max_players
+    lo, hi = rules.fewest_players, rules.max_players
     if players is not None and not lo <= players <= hi:
         if players == 2 and lo > 2:
             raise CliError(_("--players must be between {lo} and {hi} for these rules (got {n}); "

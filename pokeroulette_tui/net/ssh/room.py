@@ -86,7 +86,7 @@ class RoomTable:
         bots = sum(1 for p in h.players if p.bot is not None)
         over = h.table is not None and h.table.state.game_over
         return {"number": self.number, "variant": self.variant, "creator": self.creator,
-                "seats": h.rules.max_players, "min": h.rules.min_players,
+                "seats": h.rules.max_players, "min": h.rules.fewest_players,
                 "players": humans, "bots": bots,
                 "watching": sum(1 for c in h.conns.values() if c.spectator and not c.closing),
                 "state": "over" if over else "playing" if h.started else "lobby",

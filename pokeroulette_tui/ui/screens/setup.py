@@ -135,7 +135,7 @@ class SetupScreen(Screen[TableSetup | None]):
         self.preset = setup.preset if setup.preset in self._presets else "classic"
         self.rules = setup.rules                  # the last valid rules read from the controls
         self.seats = self._seat_defaults()        # every seat's name and kind, shown or not
-        self._seat_range = (setup.rules.min_players, setup.rules.max_players)
+        self._seat_range = (setup.rules.fewest_players, setup.rules.max_players)
         self._seat_count = min(max(len(setup.seats), self._seat_range[0]), self._seat_range[1])
         self._seat_rows_made = 0                  # seat rows are made when first needed
         self._controls: dict[str, Widget] = {}    # rule option -> its control
@@ -393,7 +393,7 @@ class SetupScreen(Screen[TableSetup | None]):
 
     def _fit_seat_range(self, rules: RuleSet) -> None:
         """Offer the seat counts these rules allow, keeping the count when it still fits."""
-        lo, hi = rules.min_players, rules.max_players
+        lo, hi = rules.fewest_players, rules.max_players
         if (lo, hi) == self._seat_range:
             return
         self._seat_range = (lo, hi)
