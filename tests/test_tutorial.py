@@ -8,6 +8,8 @@ wrong keys and wrong moves, the command line and the start screen's offer are co
 
 from __future__ import annotations
 
+import asyncio
+
 import json
 
 import pytest
@@ -287,3 +289,47 @@ async def test_the_start_screen_offers_the_tutorial_once_and_opens_it_on_l():
         assert "carries on at step 2" in screen_text(app)
         await press(pilot, "R")  # start again
         assert isinstance(app.screen, TutorialScreen) and app.screen.tutorial.step == 0
+
+
+async def finish_from_the_start_screen(name: str) -> str:
+    """Open the tutorial ``name`` with ``l`` on the start screen, play it to its end, then
+    press ``s``: the name of the screen that is up then (run by the test below in a
+    process of its own, as the player Ada)."""
+    import getpass
+
+    getpass.getuser = lambda: "ada"
+    app = make_app(AppConfig(delay=0, tutorial_offered=True))
+    async with app.run_test(size=SIZE) as pilot:
+        await press(pilot, "l")
+        await press(pilot, "r" if name == "roulette" else "d", "enter")
+        assert isinstance(app.screen, TutorialScreen)
+        session = app.screen.tutorial
+        await play_through(name, app, session, pilot)  # the last Enter ends it
+        for _ in range(20):
+            await pilot.pause()
+            if type(app.screen).__name__ == "StartScreen":
+                break
+        assert type(app.screen).__name__ == "StartScreen" and app.session is None
+        await press(pilot, "s")
+        return type(app.screen).__name__
+
+
+@pytest.mark.parametrize("name", ["roulette", "draw"])
+def test_a_tutorial_finished_from_the_start_screen_leaves_it_working(name, home):
+    """Finishing a tutorial opened with ``l`` brings the start screen back, and its keys
+    work (the last Enter once left the app waiting on itself: no key did anything, and the
+    process had to be killed; hence a process of its own, with a time limit)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    here = Path(__file__).resolve().parent
+    code = ("import asyncio, sys; sys.path.insert(0, sys.argv[1]); import test_tutorial as t; "
+            "print(asyncio.run(t.finish_from_the_start_screen(sys.argv[2])))")
+    try:
+        out = subprocess.run([sys.executable, "-c", code, str(here), name], capture_output=True,
+                             text=True, timeout=60, cwd=here.parent)
+    except subprocess.TimeoutExpired:
+        pytest.fail("the app stopped answering after the tutorial ended")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split()[-1] == "SetupScreen"

@@ -174,7 +174,9 @@ class TutorialScreen(TableScreen):
             return
         self.tutorial.go_on()
         if self.tutorial.finished:
-            self.call_later(self.action_tutorial_leave)
+            # from the app's loop: leaving pops this screen, which must not wait on itself
+            # (run from this screen's own queue, that wait never ended: a dead app)
+            self.app.call_later(self.action_tutorial_leave)
             return
         self.refresh_view()
         self.show_note()
