@@ -40,6 +40,13 @@ def _english():
     set_language("en")
 
 
+@pytest.fixture(autouse=True)
+def _privacy_screen_at_once(monkeypatch):
+    """The hot-seat privacy screen takes Enter at once in tests (a player's keys come as
+    fast as the tests press them); tests/test_ui_hotseat.py checks its guard itself."""
+    monkeypatch.setattr("pokeroulette_tui.ui.screens.privacy.PrivacyScreen.GUARD", 0.0)
+
+
 @pytest.fixture
 async def served(tmp_path):
     """A card room served on loopback for one SSH test (tests/ssh_helpers.py)."""

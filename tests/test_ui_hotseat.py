@@ -310,3 +310,33 @@ async def test_a_hot_seat_table_resumed_after_one_left_keeps_the_privacy_screen(
     assert not w.violations, w.violations[0]
     assert seen["privacy"] >= 2 and seen["decisions"] >= 2, seen
     assert w.private_frames > 0
+
+
+async def test_an_enter_pressed_just_after_a_move_does_not_pass_the_privacy_screen(monkeypatch):
+    """The player who just moved presses Enter again at once (meant for the table, or twice):
+    the next player's privacy screen has just appeared and must not take it, or that player's
+    cards would be shown to the one still at the keyboard. After its guard it takes Enter."""
+    monkeypatch.setattr(PrivacyScreen, "GUARD", 0.7)
+    rules = PRESETS["draw"]
+    session = local_session(rules, [("Ana", None), ("Bo", None)], seed=1)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, session)
+        assert isinstance(app.screen, PrivacyScreen)
+        await press(pilot, "enter")  # at once: too soon
+        assert isinstance(app.screen, PrivacyScreen) and table_screen(app).view.seat is None
+        await pilot.pause(0.8)
+        cutter = session.table.state.to_act
+        await press(pilot, "enter")  # now the cutter has the keyboard
+        assert table_screen(app).view.seat == cutter
+        await press(pilot, "enter", "enter")  # the cut, and at once Enter again
+        assert table_screen(app).view.seat is None
+        for _ in range(10):
+            if isinstance(app.screen, PrivacyScreen):
+                break
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, PrivacyScreen)
+        assert table_screen(app).view.seat is None  # the second Enter showed nobody's cards
+        await pilot.pause(0.8)
+        await press(pilot, "enter")
+        assert table_screen(app).view.seat == session.table.state.to_act

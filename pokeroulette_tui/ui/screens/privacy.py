@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -22,10 +24,19 @@ class PrivacyScreen(Screen[bool]):
         Binding("q", "app.quit", N_("Quit")),
     ]
 
+    GUARD = 0.7
+    """Seconds after the screen appears during which Enter does nothing. The player before
+    may press Enter just after their own move (meant for the table, or pressed twice); let
+    through, it would pass the keyboard on at once and show them the next player's cards."""
+
     def __init__(self, player: str, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.player = player
+        self._shown = time.monotonic()
+
+    def on_screen_resume(self) -> None:
+        self._shown = time.monotonic()  # (again after a dialog over it closes)
 
     def compose(self) -> ComposeResult:
         with Middle():
@@ -48,4 +59,6 @@ class PrivacyScreen(Screen[bool]):
         self.query_one("#privacy-box", Static).update(self._words())
 
     def action_ready(self) -> None:
+        if time.monotonic() - self._shown < self.GUARD:
+            return  # too soon to be the next player's: see GUARD
         self.dismiss(True)
