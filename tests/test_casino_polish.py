@@ -21,14 +21,7 @@ from pokeroulette_tui.ui.casino import CasinoApp, CasinoScreen
 from pokeroulette_tui.ui.casino_net import CasinoNetApp
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
-
-
-@pytest.fixture
-def store_path(tmp_path):
-    return tmp_path / "data" / "casino.json"
+from test_ui_casino import home, store_path  # noqa: E402,F401  (the same fixtures)
 
 
 def make(store_path, names=("Ada",), seed=11) -> CasinoApp:
