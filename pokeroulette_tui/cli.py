@@ -90,7 +90,7 @@ def find_preset(name: str) -> Preset:
 
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
     """The rules of ``--preset`` (built in or saved; classic if not given) with any ``--rule``."""
-    name = args.preset or "classic"
+    name = "classic" if args.preset is None else args.preset  # ('' is a name, unknown)
     if name in PRESETS:
         base = PRESETS[name]
     else:
@@ -143,7 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
     _argparse_speaks(argparse)
 
     parser = _one_line_errors(argparse.ArgumentParser)(
-        prog="pokeroulette", description=_("Poker Roulette and five-card draw in the terminal."))
+        prog="pokeroulette", description=_("Poker Roulette and five-card draw in the terminal."),
+        epilog=_("With no command it plays. The table's options (--preset, --players, --humans, "
+                 "--bot, --seed, --speed …): pokeroulette play --help"))
     parser.add_argument("--version", action="version", version=f"pokeroulette {__version__}",
                         help=_("show program's version number and exit"))
     parser.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS,  # main() takes it
@@ -328,7 +330,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
                 print("    " + _("values: {values}").format(values=", ".join(
                     f"{c} ({value_words(name, c).lower()})" for c in OPTION_CHOICES[name])))
         return 0
-    found = find_preset(args.preset or "classic")
+    found = find_preset("classic" if args.preset is None else args.preset)
     note = found.note_words
     if found.built_in:
         title = (_("Rules: preset {name} ({note})") if note else _("Rules: preset {name}"))

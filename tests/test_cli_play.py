@@ -71,8 +71,8 @@ def test_flags_prefill_the_table(ran):
     setup = opts.setup
     assert setup.seed == 3 and setup.rules == RuleSet(ante=2)
     assert [(s.name, s.bot) for s in setup.seats] == [
-        ("Player 1", None), ("Player 2", None), ("Bot 2", "random"), ("Bot 3", "random"),
-        ("Bot 4", "random")]
+        ("Player 1", None), ("Player 2", None), ("Bot 1", "random"), ("Bot 2", "random"),
+        ("Bot 3", "random")]
 
 
 def test_humans_alone_sizes_the_table(ran):

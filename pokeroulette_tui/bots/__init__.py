@@ -87,6 +87,20 @@ LEVELS: MutableMapping[str, type] = Levels({
 """Bot levels, weakest first: random, simple (rules of thumb), strong (Monte Carlo)."""
 
 
+def level_words(level: str) -> str:
+    """A bot level's name in the player's language (a level with no words: its name).
+
+    >>> level_words("simple"), level_words("some_new_level")
+    ('simple', 'some_new_level')
+    """
+    from pokeroulette_tui.engine.i18n import pgettext
+
+    words = {"random": pgettext("bot level", "random"),
+             "simple": pgettext("bot level", "simple"),
+             "strong": pgettext("bot level", "strong")}
+    return words.get(level, level)
+
+
 def make_bot(level: str, rng: random.Random | None = None) -> Bot:
     """A bot of the named level; unknown levels are a clear error."""
     try:

@@ -42,7 +42,7 @@ DOMAIN = "pokeroulette"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
 """Where the catalogs live: ``<lang>/LC_MESSAGES/pokeroulette.mo`` under it."""
 
-LANGUAGES: dict[str, str] = {"en": "English", "fi": "Suomi", "sv": "Svenska"}
+LANGUAGES: dict[str, str] = {"en": "English", "fi": "suomi", "sv": "svenska"}
 """The languages the game speaks, each in its own words, the source language first."""
 
 

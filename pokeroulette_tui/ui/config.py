@@ -120,35 +120,58 @@ def login_name() -> str:
         raw = getpass.getuser()
     except Exception:  # noqa: BLE001 - no login name in the environment or the user database
         raw = ""
-    return clean_name(raw) or "Player 1"
+    return clean_name(raw) or _("Player {n}").format(n=1)
 
 
-def default_name(seat: int, bot: str | None) -> str:
-    """The name a seat gets until someone types one: the login name for a person in the
-    first seat, "Player N" for other people, "Bot N" for bots."""
+def default_name(seat: int, bot: str | None, *, number: int | None = None) -> str:
+    """The name a seat gets until someone types one, in the language in use now: the login
+    name for a person in the first seat, "Player N" for other people (N: the seat, from 1),
+    "Bot N" for bots (N: ``number``, the bot's place among the bots, else the seat from 0).
+
+    >>> default_name(2, None), default_name(2, "simple"), default_name(2, "simple", number=1)
+    ('Player 3', 'Bot 2', 'Bot 1')
+    """
     if bot is not None:
-        return f"Bot {seat}" if seat else "Bot"
-    return login_name() if seat == 0 else f"Player {seat + 1}"
+        n = seat if number is None else number
+        return _("Bot {n}").format(n=n) if n else _("Bot")
+    return login_name() if seat == 0 else _("Player {n}").format(n=seat + 1)
+
+
+def is_default_name(name: str) -> bool:
+    """True if ``name`` is a name :func:`default_name` gives (in English or in the language
+    in use now): a seat whose kind changes may then take the new kind's name.
+
+    >>> is_default_name("Bot 3"), is_default_name("Player 2"), is_default_name("Ada")
+    (True, True, False)
+    """
+    import re
+
+    forms = {"Player {n}", "Bot {n}", "Bot", _("Player {n}"), _("Bot {n}"), _("Bot")}
+    pattern = "|".join(re.escape(f).replace(re.escape("{n}"), r"\d+") for f in forms)
+    return re.fullmatch(pattern, name.strip()) is not None
 
 
 def default_seats(players: int = 4, humans: int = 1, bot: str | None = None) -> list[SeatChoice]:
     """``humans`` people in the first seats, bots of level ``bot`` in the rest.
 
-    One person plays under the login name; several (hot-seat) are "Player 1", "Player 2" …
+    One person plays under the login name; several (hot-seat) are "Player 1", "Player 2" …;
+    the bots are "Bot 1", "Bot 2" … however many people sit before them. The names are in the
+    language in use when the table is set up (a table keeps the names it was given).
 
     >>> [s.name for s in default_seats(3)][1:], default_seats(3)[0].name == login_name()
     (['Bot 1', 'Bot 2'], True)
     >>> [s.name for s in default_seats(3, humans=2)]
-    ['Player 1', 'Player 2', 'Bot 2']
+    ['Player 1', 'Player 2', 'Bot 1']
     """
     level = bot or default_bot_level()
     seats = []
     for i in range(players):
         if i < humans:
-            name = login_name() if humans == 1 else f"Player {i + 1}"
+            name = login_name() if humans == 1 else _("Player {n}").format(n=i + 1)
             seats.append(SeatChoice(name=name))
         else:
-            seats.append(SeatChoice(name=default_name(i, level), bot=level))
+            seats.append(SeatChoice(name=default_name(i, level, number=i - humans + 1),
+                                    bot=level))
     return seats
 
 

@@ -23,7 +23,7 @@ from pokeroulette_tui.engine.cards import SUIT_SYMBOLS
 from pokeroulette_tui.engine.hands import CATEGORY_NAMES, Category
 from pokeroulette_tui.engine.i18n import _, ngettext
 from pokeroulette_tui.engine.phase import BETWEEN_HANDS
-from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.engine.rules import RuleSet, token_words
 from pokeroulette_tui.engine.view import SeatView
 
 if TYPE_CHECKING:  # the estimators (the bots' playouts, the exact keep odds) load when first
@@ -217,7 +217,10 @@ def equity_text(est: Estimate, view: SeatView) -> Text:
     if objective(view.rules) == "not_last":
         out.append(_("Weakest hand"), style="bold")
         out.append(f": {pct(est.last or 0)}")
-        out.append(" " + _("(loses a token)") + "\n", style="dim")
+        # TRANSLATORS: {tokens} is what this table's forfeit tokens are called (tokens, items,
+        # or a name the table typed): "Weakest hand: 32% (loses one of the items)"
+        loses = _("(loses one of the {tokens})").format(tokens=token_words(view.rules))
+        out.append(f" {loses}\n", style="dim")
     else:
         # TRANSLATORS: "Equity vs 2: 35% (fair 33%)": the share of the pot this hand expects
         out.append(_("Equity"), style="bold")
@@ -275,6 +278,7 @@ def beats_text(rules: RuleSet, suit_order: str | None, *, chain: bool = False) -
     high = roulette and rules.five_of_a_kind == "high"
     cats = [c for c in reversed(Category) if c != Category.FIVE_OF_A_KIND or high]
     notes = {
+        # TRANSLATORS: said beside "five of a kind" (its subject: agree with it)
         Category.FIVE_OF_A_KIND: _("beats a straight flush"),
         Category.STRAIGHT_FLUSH: _("ace high: the royal flush"),
         Category.STRAIGHT: _("A-2-3-4-5 is the lowest"),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pokeroulette_tui.bots import LEVELS
+from pokeroulette_tui.bots import LEVELS, level_words
 from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.engine.rules import (
     PRESET_NOTES,
@@ -154,7 +154,7 @@ def describe_save(table: Table) -> str:
 def describe_seats(setup: TableSetup) -> str:
     """``You, Bot 1 (simple bot), …`` for the start screen."""
     return ", ".join(s.name if s.bot is None
-                     else _("{name} ({level} bot)").format(name=s.name, level=s.bot)
+                     else _("{name} ({level} bot)").format(name=s.name, level=level_words(s.bot))
                      for s in setup.seats)
 
 

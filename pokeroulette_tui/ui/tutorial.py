@@ -34,12 +34,16 @@ class Note:
     """What the screen says at one step: the note beside the cards, the keys that go on
     (words for the note's last line), the table's keys the step lets through (action names
     of the table screen), and the hint a wrong key gets. The words are English, marked with
-    ``N_``: the screen says them with ``_()`` (:meth:`TutorialSession.refusal` does too)."""
+    ``N_``: the screen says them with ``_()`` (:meth:`TutorialSession.refusal` does too).
+    ``in_app`` and ``on_command_line``: a sentence said after the note inside the app, or in
+    ``pokeroulette tutorial`` (which ends the program at the end), where they differ."""
 
     text: str
     keys: str = N_("Enter: go on")
     actions: frozenset[str] = frozenset()
     hint: str = N_("Press Enter to go on.")
+    in_app: str = ""
+    on_command_line: str = ""
 
 
 def _move(text: str, keys: str, actions: str, hint: str) -> Note:
@@ -96,8 +100,10 @@ NOTES: dict[str, dict[str, Note]] = {
                              "highest card first. Here ♠ > ♥ > ♦ > ♣ (usually drawn before the "
                              "first hand): K♠ beats K♥. You win the pot!")),
         "result": _RESULT,
-        "the_end": Note(N_("That is Poker Roulette! Five-card draw has a tutorial too: "
-                           "pokeroulette tutorial draw."), N_("Enter: end the tutorial")),
+        "the_end": Note(N_("That is Poker Roulette! Five-card draw has a tutorial too."),
+                        N_("Enter: end the tutorial"),
+                        in_app=N_("Start it on the start screen: press l, then d."),
+                        on_command_line=N_("Start it with: pokeroulette tutorial draw.")),
     },
     "draw": {
         "welcome": Note(N_("Five-card draw (Mörkpoker). No betting here: everyone has 6 forfeit "
@@ -119,8 +125,10 @@ NOTES: dict[str, dict[str, Note]] = {
         "forfeit": Note(N_("The weakest hand, Cy's ace high, loses a token: 6 → 5. At 0 the game "
                            "ends and that player loses. Tied weakest hands play a deciding hand.")),
         "result": _RESULT,
-        "the_end": Note(N_("That is five-card draw! Poker Roulette has a tutorial too: "
-                           "pokeroulette tutorial roulette."), N_("Enter: end the tutorial")),
+        "the_end": Note(N_("That is five-card draw! Poker Roulette has a tutorial too."),
+                        N_("Enter: end the tutorial"),
+                        in_app=N_("Start it on the start screen: press l, then r."),
+                        on_command_line=N_("Start it with: pokeroulette tutorial roulette.")),
     },
 }
 

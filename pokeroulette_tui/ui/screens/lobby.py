@@ -19,6 +19,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Input, RichLog, Static
 
+from pokeroulette_tui.bots import level_words
 from pokeroulette_tui.engine.actions import IllegalAction
 from pokeroulette_tui.engine.i18n import N_, _, language
 from pokeroulette_tui.engine.rules import RuleSet, describe_rules
@@ -44,7 +45,7 @@ def seats_table(lobby: dict[str, Any]) -> RichTable:
         if s.get("seat") == you:
             name.append(" " + _("← you"), style="italic")
         if s.get("bot"):
-            status = Text(_("bot ({level})").format(level=s["bot"]), style="dim")
+            status = Text(_("bot ({level})").format(level=level_words(str(s["bot"]))), style="dim")
         elif s.get("left"):
             status = Text(_("left"), style="dim")
         elif not s.get("connected"):

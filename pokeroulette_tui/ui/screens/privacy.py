@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -23,6 +24,11 @@ class PrivacyScreen(Screen[bool]):
         Binding("enter", "ready", N_("I am ready")),
         Binding("q", "app.quit", N_("Quit")),
     ]
+
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
+        (0, "-narrow"), (76, "-normal"), (120, "-wide")]
+    """(Styling only) ``-narrow`` below 76 columns: the box loses most of its padding
+    (styles/app.tcss, ``#privacy-box``); ``-wide`` from 120 as on every screen."""
 
     GUARD = 0.7
     """Seconds after the screen appears during which Enter does nothing. The player before

@@ -8,7 +8,7 @@ from dataclasses import fields
 from typing import Any
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -17,7 +17,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 from textual.widgets.select import InvalidSelectValueError
 
-from pokeroulette_tui.bots import LEVELS
+from pokeroulette_tui.bots import LEVELS, level_words
 from pokeroulette_tui.engine.i18n import LANGUAGES, N_, _, language, ngettext
 from pokeroulette_tui.engine.presets import Preset, PresetError, PresetExists, check_name
 from pokeroulette_tui.engine.rules import (
@@ -41,6 +41,7 @@ from pokeroulette_tui.ui.config import (
     check_seats,
     default_bot_level,
     default_name,
+    is_default_name,
 )
 from pokeroulette_tui.ui.plain import plain
 
@@ -76,6 +77,28 @@ def _unused_note(group: str, rules: RuleSet) -> str:
 SPEED_WORDS = {"slow": N_("slow"), "normal": N_("normal"), "fast": N_("fast"),
                "instant": N_("instant")}
 """The speeds' names (``SPEEDS``' keys, typed as ``--speed``), marked: said with ``_()``."""
+
+
+class TypedInput(Input):
+    """An :class:`Input` whose own keys (backspace, delete, the arrows …) act in the order
+    they were typed.
+
+    Textual (8.2) inserts a printable key as soon as the Input takes it, but runs the Input's
+    key *bindings* only after the key has bubbled up to the app; keys that arrive in one
+    burst (fast typing, a paste of keystrokes) then act out of order: End, Backspace ×3,
+    ``456`` in one read became ``4``, ``45``, ``456`` and then three Backspaces, losing the
+    digits. Here the Input's own bindings run when the Input takes the key, in turn."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not event.is_printable:
+            for binding in self._bindings.key_to_bindings.get(event.key, ()):
+                if binding.priority:
+                    continue  # (the app ran the priority bindings before sending it here)
+                if await self.app.run_action(binding.action, self):
+                    event.stop()
+                    event.prevent_default()
+                    return
+        await super()._on_key(event)
 
 
 class SetupScreen(Screen[TableSetup | None]):
@@ -154,7 +177,7 @@ class SetupScreen(Screen[TableSetup | None]):
         level = next((s.bot for s in seats if s.bot), None) or default_bot_level()
         taken = {s.name.casefold() for s in seats}
         for i in range(len(seats), MAX_SEATS):
-            name = default_name(i, level)
+            name = default_name(i, level, number=sum(1 for s in seats if s.bot) + 1)
             while name.casefold() in taken:
                 name += "'"
             taken.add(name.casefold())
@@ -181,7 +204,7 @@ class SetupScreen(Screen[TableSetup | None]):
                     with Horizontal(classes="line"):
                         yield Static("▸", classes="marker")
                         yield Label(_("Save as a preset"), classes="name")
-                        yield Input("", compact=True, max_length=30, placeholder=_("a name"),
+                        yield TypedInput("", compact=True, max_length=30, placeholder=_("a name"),
                                     id="preset-name")
                         yield Button(_("Save"), compact=True, id="save-preset")
                     yield Static(_("keep these rules under a name of your own, to choose "
@@ -227,9 +250,9 @@ class SetupScreen(Screen[TableSetup | None]):
             self._onoff[option] = Static(_(YES_NO[value]), classes="onoff")
             extra.append(self._onoff[option])
         elif kind is int:
-            control = Input(str(value), type="integer", compact=True, id=f"opt-{option}", classes="rule")
+            control = TypedInput(str(value), type="integer", compact=True, id=f"opt-{option}", classes="rule")
         else:
-            control = Input(str(value), compact=True, max_length=40, id=f"opt-{option}", classes="rule")
+            control = TypedInput(str(value), compact=True, max_length=40, id=f"opt-{option}", classes="rule")
         if option in _ECHOED:
             self._echo[option] = Static("", classes="echo")
             extra.append(self._echo[option])
@@ -266,16 +289,16 @@ class SetupScreen(Screen[TableSetup | None]):
                 yield Static("▸", classes="marker")
                 yield Label(_("Shuffle seed"), classes="name")
                 seed = "" if self.initial.seed is None else str(self.initial.seed)
-                yield Input(seed, type="integer", compact=True, placeholder=_("blank = random"),
+                yield TypedInput(seed, type="integer", compact=True, placeholder=_("blank = random"),
                             id="seed")
             yield Static(_("a number replays the same shuffles (for testing); blank for a fair "
                            "game"), classes="help")
 
     def _seat_row(self, i: int) -> Widget:
         seat = self.seats[i]
-        kinds = [(_("human"), _HUMAN)] + [(_("bot: {level}").format(level=level), level)
+        kinds = [(_("human"), _HUMAN)] + [(_("bot: {level}").format(level=level_words(level)), level)
                                            for level in LEVELS]
-        name = Input(seat.name, max_length=MAX_NAME, compact=True, placeholder=_("name"),
+        name = TypedInput(seat.name, max_length=MAX_NAME, compact=True, placeholder=_("name"),
                      id=f"seat-name-{i}", classes="seat-name")
         kind = Select(kinds, value=seat.bot or _HUMAN, allow_blank=False, compact=True,
                       id=f"seat-kind-{i}", classes="seat-kind")
@@ -437,7 +460,8 @@ class SetupScreen(Screen[TableSetup | None]):
         old, seat.bot = seat.bot, new
         name = self._seat_controls[i][0]
         typed = name.value.strip()
-        if not typed or _AUTO_NAME.match(typed) or typed == default_name(i, old):
+        if (not typed or _AUTO_NAME.match(typed) or is_default_name(typed)
+                or typed == default_name(i, old)):
             seat.name = name.value = default_name(i, new)
         self._request_update()
 
@@ -492,7 +516,13 @@ class SetupScreen(Screen[TableSetup | None]):
             self.app.bell()
             return
         self._keep_pace_settings()
+        below = self.app.screen_stack[-2] if len(self.app.screen_stack) > 1 else None
         self.dismiss(TableSetup(rules=rules, seats=seats, preset=self.preset, seed=seed))
+        # "Start" deals at once: the start screen below takes the agreed table (its
+        # callback, queued by dismiss) and then deals it, as Enter there would
+        deal = getattr(below, "action_deal", None)
+        if below is not None and callable(deal) and not self.shared_server:
+            below.call_next(deal)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

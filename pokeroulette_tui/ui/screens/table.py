@@ -23,6 +23,7 @@ from pokeroulette_tui.engine.actions import (Action, AllIn, Call, Check, Cut, Di
                                              IllegalAction, MoveStockToActive, PlaceBet, RaiseTo)
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.i18n import N_, _, ngettext
+from pokeroulette_tui.engine.phase import BETWEEN_HANDS, Phase
 from pokeroulette_tui.engine.result import HandResult as DecidedResult
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.session import Session, Update
@@ -87,6 +88,32 @@ def calls_all_in(view: SeatView) -> bool:
 
 
 W = TypeVar("W")
+
+
+def turn_ahead(view: SeatView, seat: int) -> bool:
+    """True if ``seat`` will still be asked to decide something: in this hand, or (with
+    chips left) in the next. A seat out of the game has no turn ahead, nor one all in with
+    nothing left to do in this hand but wait for the showdown."""
+    if not 0 <= seat < len(view.players):
+        return False
+    p = view.players[seat]
+    r = view.rules
+    if p.status in ("out", "left") or view.game_over:
+        return False
+    if not r.uses_chips:
+        return True  # (no chips, never all in: every hand has turns)
+    if view.phase in BETWEEN_HANDS or not p.in_hand or p.folded:
+        return p.chips > 0  # the next hand
+    if not p.all_in:
+        return True
+    # all in: only what is not betting is still theirs in this hand
+    if r.variant == "draw":
+        return (view.phase in (Phase.CUT, Phase.DEALT)
+                or view.phase == Phase.BETTING and view.betting_round == "pre_draw"
+                or view.phase == Phase.DRAW and seat in view.pending)
+    return (r.stock_to_active and view.phase != Phase.FINAL
+            and view.betting_round != "final")
+
 
 class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
     """A game in progress, seen by the local seat whose turn it is (or publicly)."""
@@ -171,6 +198,11 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         yield HandPanel(id="hand")
         yield TooSmallNotice(id="too-small")
         yield TidyFooter()
+
+    def on_screen_resume(self) -> None:
+        # back from a dialog (a hand's result, a privacy screen): the keys may have changed
+        # meanwhile; asked now, the footer has them before this screen's first frame
+        self.refresh_bindings()
 
     async def on_mount(self) -> None:
         past = self.session.history()
@@ -458,6 +490,9 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.has_class("-too-small") and action not in ("help", "leave", "chat"):
             return False  # nothing is done blind while the table is not on screen
+        if action == "skip" and self.view is not None and not any(
+                turn_ahead(self.view, seat) for seat in self.seating.humans):
+            return False  # no turn of theirs to skip to (busted, or all in to the end)
         if action in PACE_ACTIONS:
             return self.pace_check(action, parameters)
         v = self._turn()

@@ -34,16 +34,18 @@ TABLE_KEYS = frozenset({
 """The table screen's actions a step may let through (its note names them)."""
 
 
-def notes_text(session: TutorialSession, hint: str = "") -> Text:
+def notes_text(session: TutorialSession, hint: str = "", *, in_app: bool = False) -> Text:
     """The note of the step the tutorial is at, the keys that go on, and a hint after a
-    wrong key.
+    wrong key. ``in_app``: the tutorial runs inside the app (not ``pokeroulette tutorial``),
+    where a step may say other keys (the last one: how to start the other tutorial).
 
     >>> print(notes_text(TutorialSession("draw", remember=False)).plain)
     Five-card draw (Mörkpoker). No betting here: everyone has 6 forfeit tokens, and each deal's weakest hand loses one.
     ▸ Enter: Bo deals
     """
     note = session.note
-    text = Text(_(note.text))
+    then = note.in_app if in_app else note.on_command_line
+    text = Text(_(note.text) + (" " + _(then) if then else ""))
     text.append("\n▸ " + _(note.keys), style="bold")
     if hint:
         text.append(f"\n{hint} " + _("Esc leaves; the tutorial carries on here next time."),
@@ -68,11 +70,11 @@ class TutorialNotes(Static):
 
     hint = ""  # said after a wrong key, until the step changes
 
-    def show(self, session: TutorialSession, hint: str = "") -> None:
+    def show(self, session: TutorialSession, hint: str = "", *, in_app: bool = False) -> None:
         self.hint = hint
         self.border_title = _("Tutorial · step {step} of {steps}").format(step=session.step + 1,
                                                                            steps=session.steps)
-        self.update(notes_text(session, hint))
+        self.update(notes_text(session, hint, in_app=in_app))
 
 
 class TutorialScreen(TableScreen):
@@ -82,6 +84,8 @@ class TutorialScreen(TableScreen):
         Binding("enter", "draw", N_("Draw")),
         Binding("enter", "cut", N_("Cut")),
         Binding("enter,space", "tutorial_next", N_("Go on"), key_display="⏎"),
+        # shown at the step that asks for it (the table's own s is hidden in its footer)
+        Binding("s", "last_hand", N_("The result")),
         Binding("escape,q", "tutorial_leave", N_("Leave"), priority=True),
     ]
     # Layout of this screen only (the table's own is styles/app.tcss): the notes take the
@@ -127,7 +131,7 @@ class TutorialScreen(TableScreen):
             pass
 
     def show_note(self) -> None:
-        self.query_one(TutorialNotes).show(self.tutorial)
+        self.query_one(TutorialNotes).show(self.tutorial, in_app=not self.exit_on_leave)
         self.refresh_bindings()
 
     # -- keys --------------------------------------------------------------------------------
@@ -157,7 +161,8 @@ class TutorialScreen(TableScreen):
 
     def hint(self, text: str) -> None:
         """Say which key this step wants, in the notes (no toast over the cards)."""
-        self.query_one(TutorialNotes).show(self.tutorial, hint=text)
+        self.query_one(TutorialNotes).show(self.tutorial, hint=text,
+                                           in_app=not self.exit_on_leave)
         self.app.bell()
 
     async def act(self, action: Action) -> None:

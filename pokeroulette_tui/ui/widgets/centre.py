@@ -70,7 +70,8 @@ def centre_text(view: SeatView, *, four_color: bool = False, width: int | None =
     pots = pots_text(view)
     if pots.plain:
         out.append_text(pots)
-        if view.current_bet:
+        if view.current_bet and view.phase == Phase.BETTING:  # (the engine keeps the last
+            # round's bet until the next round: shown only while there is a bet to match)
             out.append("\n" + _("Bet to match: {amount}").format(amount=view.current_bet))
     if view.game_over:
         out.append("\n" + _("Game over:") + " ", style="bold")
