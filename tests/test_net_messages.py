@@ -257,10 +257,13 @@ def test_parsing_any_json_object_raises_only_protocol_errors(obj):
 def test_the_client_ignores_unknown_types_and_skips_bad_known_ones(caplog):
     s = RemoteSession("127.0.0.1", 1, "Ana")
     assert s._handle({"type": "something_new", "x": 1})
-    assert s._handle({"type": "lobby", "seats": 3})  # malformed: logged, skipped
+    assert s._handle({"type": "lobby", "seats": 3})  # malformed: logged, skipped, said once
+    assert s._handle({"type": "lobby", "seats": 4})
     assert not s.lobby and "bad lobby message" in caplog.text
+    said = s._lobby_q.get_nowait()
+    assert said["type"] == "notice" and "cannot read was ignored" in said["text"]
     assert s._handle({"type": "notice", "text": "hello"})
-    assert s._lobby_q.get_nowait() == {"type": "notice", "text": "hello"}
+    assert s._lobby_q.get_nowait() == {"type": "notice", "text": "hello"}  # (not said twice)
     assert not s._handle({"type": "bye", "reason": "the game is over"})
     assert not s._handle({"type": "error", "message": "go away", "fatal": True})
 
