@@ -268,3 +268,21 @@ def test_help_points_to_the_tables_options(capsys):
     assert exit.value.code == 0
     out = " ".join(capsys.readouterr().out.split())
     assert "pokeroulette play --help" in out
+
+
+async def test_the_bet_box_keeps_every_key_typed_in_a_burst():
+    """The bet box too (its keys out of order once made "" or a wrong amount of 25)."""
+    from test_ui_markup_names import AmountHost
+
+    app = AmountHost()
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        box = app.screen.query_one("#amount-input", Input)
+        box.focus()
+        await settled(pilot)
+        burst(app, "end", "backspace", "backspace", "backspace", "2", "5")
+        await settled(pilot)
+        assert box.value == "25"
+        burst(app, "home", "delete", "3")
+        await settled(pilot)
+        assert box.value == "35"

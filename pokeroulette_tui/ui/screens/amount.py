@@ -16,6 +16,7 @@ from pokeroulette_tui.ui.widgets.footer import TidyFooter
 from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.widgets.present import total_pot
+from pokeroulette_tui.ui.widgets.typed_input import TypedInput
 
 
 def parse_amount(text: str, lo: int, hi: int) -> tuple[int | None, str]:
@@ -58,7 +59,7 @@ def raise_presets(view: SeatView) -> list[tuple[str, int]]:
             (N_("pot"), view.current_bet + after_call), (N_("all in"), o.raise_max)]
 
 
-class AmountInput(Input):
+class AmountInput(TypedInput):
     """An Input for whole numbers that leaves letter keys to the screen's preset keys.
 
     A key (or a paste) the box cannot take is never dropped in silence: the bell rings and

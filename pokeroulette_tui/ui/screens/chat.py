@@ -14,6 +14,7 @@ from textual.widgets import Input, Static
 from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.ui.widgets.chat import chat_text
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
+from pokeroulette_tui.ui.widgets.typed_input import TypedInput
 
 MAX_CHAT = 200
 
@@ -50,7 +51,7 @@ class ChatScreen(ModalScreen[str | None]):
             with VerticalScroll(id="chat-history", can_focus=False):
                 yield Static(chat_history(self.lines))
             yield Static(_("Message to the table (Enter sends, Esc closes)"))
-            yield Input(placeholder=_("say something"), max_length=MAX_CHAT, id="chat-input")
+            yield TypedInput(placeholder=_("say something"), max_length=MAX_CHAT, id="chat-input")
         yield TidyFooter()
 
     def on_mount(self) -> None:

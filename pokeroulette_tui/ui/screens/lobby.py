@@ -29,6 +29,7 @@ from pokeroulette_tui.session import Session
 from pokeroulette_tui.ui.app import PokerApp
 from pokeroulette_tui.ui.widgets.chat import chat_text
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
+from pokeroulette_tui.ui.widgets.typed_input import TypedInput
 
 
 def seats_table(lobby: dict[str, Any]) -> RichTable:
@@ -181,7 +182,7 @@ class LobbyScreen(Screen[None]):
             yield Button(_("Bot +"), id="btn-bot-plus")
             yield Button(_("Leave"), id="btn-leave", variant="error")
         yield RichLog(id="lobby-chat", markup=False, highlight=False, wrap=True, max_lines=500)
-        yield Input(placeholder=_("chat: type and press Enter (c to chat, Esc to leave the box)"),
+        yield TypedInput(placeholder=_("chat: type and press Enter (c to chat, Esc to leave the box)"),
                     id="lobby-input", max_length=300, select_on_focus=False)
         yield TidyFooter()  # (translates the keys)
 

@@ -8,7 +8,7 @@ from dataclasses import fields
 from typing import Any
 
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -44,6 +44,7 @@ from pokeroulette_tui.ui.config import (
     is_default_name,
 )
 from pokeroulette_tui.ui.plain import plain
+from pokeroulette_tui.ui.widgets.typed_input import TypedInput
 
 MAX_SEATS = 10
 """Seats the screen offers (the most any variant allows at this terminal)."""
@@ -77,28 +78,6 @@ def _unused_note(group: str, rules: RuleSet) -> str:
 SPEED_WORDS = {"slow": N_("slow"), "normal": N_("normal"), "fast": N_("fast"),
                "instant": N_("instant")}
 """The speeds' names (``SPEEDS``' keys, typed as ``--speed``), marked: said with ``_()``."""
-
-
-class TypedInput(Input):
-    """An :class:`Input` whose own keys (backspace, delete, the arrows …) act in the order
-    they were typed.
-
-    Textual (8.2) inserts a printable key as soon as the Input takes it, but runs the Input's
-    key *bindings* only after the key has bubbled up to the app; keys that arrive in one
-    burst (fast typing, a paste of keystrokes) then act out of order: End, Backspace ×3,
-    ``456`` in one read became ``4``, ``45``, ``456`` and then three Backspaces, losing the
-    digits. Here the Input's own bindings run when the Input takes the key, in turn."""
-
-    async def _on_key(self, event: events.Key) -> None:
-        if not event.is_printable:
-            for binding in self._bindings.key_to_bindings.get(event.key, ()):
-                if binding.priority:
-                    continue  # (the app ran the priority bindings before sending it here)
-                if await self.app.run_action(binding.action, self):
-                    event.stop()
-                    event.prevent_default()
-                    return
-        await super()._on_key(event)
 
 
 class SetupScreen(Screen[TableSetup | None]):
