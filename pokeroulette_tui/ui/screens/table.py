@@ -199,11 +199,6 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         yield TooSmallNotice(id="too-small")
         yield TidyFooter()
 
-    def on_screen_resume(self) -> None:
-        # back from a dialog (a hand's result, a privacy screen): the keys may have changed
-        # meanwhile; asked now, the footer has them before this screen's first frame
-        self.refresh_bindings()
-
     async def on_mount(self) -> None:
         past = self.session.history()
         if past:  # a resumed table: what happened so far this hand
