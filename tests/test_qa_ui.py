@@ -1,13 +1,14 @@
 """Layout, input and small behaviour defects a QA play-through found (each test failed
 before its fix): keys lost in a burst on the setup screen, Start that did not deal, the
 Finnish setup keys' third line, the privacy box on a narrow terminal, stale "all in" and
-"Bet to match" once a hand is over, the footer a frame late, "Skip to my turn" with no turn
-to skip to, and the command line's empty preset and its help."""
+"Bet to match" once a hand is over, "Skip to my turn" with no turn to skip to, and the
+command line's empty preset and its help."""
 
 from __future__ import annotations
 
 import pytest
 from fake_session import FakeSession
+from test_ui_setup import StubApp, home  # noqa: F401  (the setup tests' app and home)
 from textual import events
 from textual.app import App
 from textual.widgets import Input, Static
@@ -31,34 +32,12 @@ from pokeroulette_tui.ui.screens.setup import SetupScreen
 from pokeroulette_tui.ui.screens.start import StartScreen
 
 
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
-    monkeypatch.setattr("getpass.getuser", lambda: "tester")
-    return tmp_path
-
-
 @pytest.fixture
 def lang():
     """Set a language for one test; English again after it."""
     before = language()
     yield set_language
     set_language(before)
-
-
-class StubApp(App):
-    """The start screen, recording the sessions it would open (as PokerApp's open_table)."""
-
-    def __init__(self, config: AppConfig) -> None:
-        super().__init__()
-        self.config = config
-        self.opened: list[LocalSession] = []
-
-    def on_mount(self) -> None:
-        self.push_screen(StartScreen())
-
-    def open_table(self, session: LocalSession) -> None:
-        self.opened.append(session)
 
 
 def burst(app: App, *keys: str) -> None:
@@ -73,14 +52,19 @@ async def settled(pilot) -> None:
         await pilot.pause()
 
 
+async def setup_screen(app: App, pilot) -> SetupScreen:
+    """``s`` on the start screen: the setup screen, settled."""
+    await pilot.press("s")
+    await settled(pilot)
+    assert isinstance(app.screen, SetupScreen)
+    return app.screen
+
+
 # -- 1. no typed key is lost, however fast ---------------------------------------------------
 async def test_setup_keeps_every_key_typed_in_a_burst():
     app = StubApp(AppConfig(delay=0))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("s")
-        await settled(pilot)
-        screen = app.screen
-        assert isinstance(screen, SetupScreen)
+        screen = await setup_screen(app, pilot)
         field = screen.query_one("#opt-min_players", Input)
         field.focus()
         await settled(pilot)
@@ -106,9 +90,7 @@ async def test_setup_keeps_every_key_typed_in_a_burst():
 async def test_start_on_the_setup_screen_deals_the_table():
     app = StubApp(AppConfig(delay=0))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("s")
-        await settled(pilot)
-        assert isinstance(app.screen, SetupScreen)
+        await setup_screen(app, pilot)
         await pilot.press("ctrl+s")
         await settled(pilot)
         assert len(app.opened) == 1  # no second Enter on the start screen
@@ -132,9 +114,7 @@ async def test_the_start_button_deals_what_was_agreed():
 async def test_a_refused_start_stays_and_deals_nothing():
     app = StubApp(AppConfig(delay=0))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("s")
-        await settled(pilot)
-        screen = app.screen
+        screen = await setup_screen(app, pilot)
         screen.query_one("#opt-min_players", Input).value = ""
         await settled(pilot)
         await pilot.press("ctrl+s")
@@ -148,9 +128,7 @@ async def test_setup_keys_fit_two_lines_at_80_columns(lang, code):
     lang(code)
     app = StubApp(AppConfig(delay=0))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("s")
-        await settled(pilot)
-        keys = app.screen.query_one("#setup-keys", Static)
+        keys = (await setup_screen(app, pilot)).query_one("#setup-keys", Static)
         assert keys.size.height <= 2, str(keys.render())
 
 
