@@ -19,7 +19,7 @@ from pokeroulette_tui.engine.hands import HandValue, evaluate
 from pokeroulette_tui.engine.i18n import N_, _, ngettext, pgettext
 from pokeroulette_tui.engine.result import positions_of
 from pokeroulette_tui.engine.roulette import reason_words
-from pokeroulette_tui.engine.phase import Phase
+from pokeroulette_tui.engine.phase import BETWEEN_HANDS, Phase
 from pokeroulette_tui.engine.view import PlayerView, SeatView
 from pokeroulette_tui.ui.renderables import BOX_WIDTH, boxed_row, card_text, cards_text
 
@@ -123,8 +123,8 @@ def status_words(view: SeatView, p: PlayerView) -> list[str]:
         words.append(_("sitting out"))
     elif p.folded:
         words.append(pgettext("seat status", "folded"))
-    elif p.all_in:
-        words.append(_("all in"))
+    elif p.all_in and view.phase not in BETWEEN_HANDS:  # (the engine keeps the flag until
+        words.append(_("all in"))                        # the next deal: not said after)
     elif not p.in_hand and view.phase not in (Phase.WAITING, Phase.GAME_OVER):
         words.append(_("not in this hand"))
     if p.last_life:

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from pokeroulette_tui.engine.phase import BETWEEN_HANDS
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.widgets.present import seat_text
 
@@ -40,15 +37,6 @@ def seat_columns(width: int, seats: int) -> int:
     return max(1, min(3, seats, width // SEAT_COLUMN))
 
 
-def shown_view(view: SeatView) -> SeatView:
-    """``view`` as a seat shows it: once the hand is over no one is still "all in" (the
-    engine keeps the flag until the next deal; a seat that won has chips again)."""
-    if view.phase not in BETWEEN_HANDS or not any(p.all_in for p in view.players):
-        return view
-    return replace(view, players=tuple(replace(p, all_in=False) if p.all_in else p
-                                       for p in view.players))
-
-
 class SeatWidget(Widget):
     """A seat, drawn from the table's current :class:`SeatView` (set by the screen).
 
@@ -74,15 +62,14 @@ class SeatWidget(Widget):
     def render(self) -> Text:
         if self.view is None:
             return Text("")
-        return seat_text(shown_view(self.view), self.seat, four_color=self.four_color,
+        return seat_text(self.view, self.seat, four_color=self.four_color,
                          width=self.content_size.width or None, big=self.big)
 
     def watch_view(self, view: SeatView | None) -> None:
         if view is None:
             return
         width = self.content_size.width or None
-        text = seat_text(shown_view(view), self.seat, four_color=self.four_color, width=width,
-                         big=self.big)
+        text = seat_text(view, self.seat, four_color=self.four_color, width=width, big=self.big)
         lines = len(text.wrap(self.app.console, width or 80))
         if lines != self._lines:
             self._lines = lines
