@@ -74,6 +74,11 @@ class CasinoSession(abc.ABC):
     def seat_info(self, seat: int) -> SeatInfo:
         return SeatInfo()
 
+    def unreadable_words(self) -> str:
+        """Network tables: why the host's messages cannot be read, in words ("": they can,
+        or there is no host)."""
+        return ""
+
     @abc.abstractmethod
     async def place(self, seat: int, kind: str, target: str, amount: int) -> Bet:
         """Chips on a spot; returns the spot's bet (raises CasinoError)."""

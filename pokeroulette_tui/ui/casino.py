@@ -258,7 +258,7 @@ class CasinoScreen(Screen[None]):
         """A network table with no state to draw yet: what was said last (such as a host
         whose messages cannot be read, and the reconnecting), not a blank screen."""
         said = self.message.plain if self.message is not None else ""
-        unreadable = getattr(self.session, "unreadable_words", lambda: "")()
+        unreadable = self.session.unreadable_words()
         text = Text()
         if unreadable:  # (kept while the host sends nothing better, reconnecting or not)
             text.append(f"✗ {unreadable}\n", style="bold #ff6b6b")
