@@ -18,6 +18,7 @@ from pokeroulette_tui.ui.config import (
     TableSetup,
     autosave_path,
     default_bot_level,
+    default_seats,
 )
 from pokeroulette_tui.ui.tables import clear_autosave, read_autosave
 from pokeroulette_tui.ui.screens.setup import SetupScreen
@@ -530,6 +531,22 @@ async def test_seat_one_renamed_with_its_kind():
         assert isinstance(screen, SetupScreen)
         assert screen.query_one("#seat-name-0", Input).value == "Tester"
         await choose(pilot, "seat-kind-0", "random")
-        assert screen.query_one("#seat-name-0", Input).value == "Bot"
+        assert screen.query_one("#seat-name-0", Input).value == "Bot 4"  # Bots 1-3 are taken
         await choose(pilot, "seat-kind-0", "human")
         assert screen.query_one("#seat-name-0", Input).value == "Tester"
+
+
+async def test_a_person_turned_bot_takes_a_bot_name_no_other_seat_has():
+    setup = TableSetup(seats=default_seats(4, humans=2))  # Player 1, Player 2, Bot 1, Bot 2
+    app = StubApp(AppConfig(delay=0, launch=LaunchOptions(setup=setup, open_setup=True)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        names = lambda: [screen.query_one(f"#seat-name-{i}", Input).value for i in range(4)]
+        assert names() == ["Player 1", "Player 2", "Bot 1", "Bot 2"]
+        await choose(pilot, "seat-kind-1", "random")
+        assert names() == ["Player 1", "Bot 3", "Bot 1", "Bot 2"]  # not a second "Bot 1"
+        await choose(pilot, "seat-kind-2", "human")
+        assert names() == ["Player 1", "Bot 3", "Player 3", "Bot 2"]
+        await choose(pilot, "seat-kind-0", "random")
+        assert names() == ["Bot 1", "Bot 3", "Player 3", "Bot 2"]

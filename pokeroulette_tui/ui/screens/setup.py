@@ -441,8 +441,21 @@ class SetupScreen(Screen[TableSetup | None]):
         typed = name.value.strip()
         if (not typed or _AUTO_NAME.match(typed) or is_default_name(typed)
                 or typed == default_name(i, old)):
-            seat.name = name.value = default_name(i, new)
+            seat.name = name.value = self._fresh_default(i, new)
         self._request_update()
+
+    def _fresh_default(self, i: int, bot: str | None) -> str:
+        """The default name for seat ``i`` as a person or a bot: a bot takes the first
+        "Bot N" no other seat at the table is called (not its seat's number, which another
+        bot's name may already hold)."""
+        if bot is None:
+            return default_name(i, None)
+        taken = {s.name.strip().casefold() for k, s in enumerate(self.seats[:self._seat_count])
+                 if k != i}
+        number = 1
+        while default_name(i, bot, number=number).casefold() in taken:
+            number += 1
+        return default_name(i, bot, number=number)
 
     @on(Input.Changed, ".seat-name")
     def _name_typed(self, event: Input.Changed) -> None:
