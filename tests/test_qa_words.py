@@ -192,3 +192,12 @@ async def test_the_swedish_draw_table_fits_the_start_screen():
         text = screen_text(app)
     last = PRESETS["draw"].describe()[-1]
     assert last[-30:] in " ".join(text.split()), (lines, text)
+
+
+def test_a_bot_named_as_a_bot_is_not_said_to_be_a_bot_twice():
+    setup = TableSetup(seats=[SeatChoice("Ada"), SeatChoice("Bot 1", "simple"),
+                              SeatChoice("Bo", "strong"), SeatChoice("Player 4", "random")])
+    assert describe_seats(setup) == ("Ada, Bot 1 (simple), Bo (strong bot), "
+                                     "Player 4 (random bot)")
+    set_language("fi")  # (a name given in another language is a default name too)
+    assert describe_seats(setup).startswith("Ada, Bot 1 (helppo), Bo (botti: vahva)")

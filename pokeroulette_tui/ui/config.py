@@ -137,16 +137,21 @@ def default_name(seat: int, bot: str | None, *, number: int | None = None) -> st
     return login_name() if seat == 0 else _("Player {n}").format(n=seat + 1)
 
 
-def is_default_name(name: str) -> bool:
+def is_default_name(name: str, *, bots_only: bool = False) -> bool:
     """True if ``name`` is a name :func:`default_name` gives (in English or in the language
-    in use now): a seat whose kind changes may then take the new kind's name.
+    in use now): a seat whose kind changes may then take the new kind's name. ``bots_only``:
+    only a bot's default name.
 
     >>> is_default_name("Bot 3"), is_default_name("Player 2"), is_default_name("Ada")
     (True, True, False)
+    >>> is_default_name("Player 2", bots_only=True)
+    False
     """
     import re
 
-    forms = {"Player {n}", "Bot {n}", "Bot", _("Player {n}"), _("Bot {n}"), _("Bot")}
+    forms = {"Bot {n}", "Bot", _("Bot {n}"), _("Bot")}
+    if not bots_only:
+        forms |= {"Player {n}", _("Player {n}")}
     pattern = "|".join(re.escape(f).replace(re.escape("{n}"), r"\d+") for f in forms)
     return re.fullmatch(pattern, name.strip()) is not None
 

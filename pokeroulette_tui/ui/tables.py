@@ -22,7 +22,14 @@ from pokeroulette_tui.engine.rules import (
     token_words,
 )
 from pokeroulette_tui.engine.words import changed_options, names_words
-from pokeroulette_tui.ui.config import AppConfig, TableSetup, autosave_exists, autosave_path
+from pokeroulette_tui.ui.config import (
+    AppConfig,
+    SeatChoice,
+    TableSetup,
+    autosave_exists,
+    autosave_path,
+    is_default_name,
+)
 
 if TYPE_CHECKING:
     from pokeroulette_tui.engine.presets import Preset
@@ -152,10 +159,18 @@ def describe_save(table: Table) -> str:
 # -- tables and sessions --------------------------------------------------------------------
 
 def describe_seats(setup: TableSetup) -> str:
-    """``You, Bot 1 (simple bot), …`` for the start screen."""
-    return ", ".join(s.name if s.bot is None
-                     else _("{name} ({level} bot)").format(name=s.name, level=level_words(s.bot))
-                     for s in setup.seats)
+    """``You, Bot 1 (simple), Ada (strong bot), …`` for the start screen: a bot that goes
+    by a bot's default name is not said to be a bot twice."""
+    def seat(s: SeatChoice) -> str:
+        if s.bot is None:
+            return s.name
+        level = level_words(s.bot)
+        if is_default_name(s.name, bots_only=True):
+            # TRANSLATORS: a bot named "Bot 2" and its level: "Bot 2 (simple)"
+            return _("{name} ({level})").format(name=s.name, level=level)
+        return _("{name} ({level} bot)").format(name=s.name, level=level)
+
+    return ", ".join(seat(s) for s in setup.seats)
 
 
 def find_preset(name: str) -> Preset | None:
