@@ -91,21 +91,40 @@ async def test_rebet_is_offered_only_with_last_rounds_bets_and_not_after_a_resta
         assert not rebet_key(app)
 
 
-async def test_a_network_seat_knows_its_last_rounds_bets_from_the_settled_state():
+@pytest.mark.parametrize("older_host", [False, True])
+async def test_a_network_seat_knows_its_last_rounds_bets(older_host):
+    """From the host's state (so a client that restarts and rejoins knows them too), or from
+    the settled state it saw, from a host that does not send them."""
     c = G.new_casino(DEFAULT, ["Ana", "Bo"], [100, 100], seed=1)
     G.place(c, 0, "colour", "red", 5)
     G.place(c, 1, "card", "As", 5)
     G.close(c)
     G.deal_all(c)
+    seats = [(True, False), (True, False)]
+
+    def state() -> dict:
+        msg = {**W.state(c, seats, closes_in=None, next_in=None), "you": 0}
+        if older_host:
+            for p in msg["players"]:
+                del p["last_bets"]
+        return msg
+
     session = RemoteCasino("127.0.0.1", 1, "Ana", tls=False)
     session.pay_table, session.seat = DEFAULT, 0
-    seats = [(True, False), (True, False)]
-    session._handle({**W.state(c, seats, closes_in=None, next_in=None), "you": 0})
+    session._handle(state())
     G.next_round(c)
-    session._handle({**W.state(c, seats, closes_in=None, next_in=None), "you": 0})
-    assert session.casino.stage is Stage.BETTING
+    rejoined = RemoteCasino("127.0.0.1", 1, "Ana", tls=False)  # first heard after the round
+    rejoined.pay_table, rejoined.seat = DEFAULT, 0
+    for s in (session, rejoined):
+        s._handle(state())
+        assert s.casino.stage is Stage.BETTING
     assert session.casino.players[0].last_bets == [Bet(Kind.COLOUR, "red", 5)]
-    assert session.casino.players[1].last_bets == []  # (another seat's: not this one's)
+    if older_host:  # only what this client saw settled, and only its own
+        assert rejoined.casino.players[0].last_bets == []
+        assert session.casino.players[1].last_bets == []
+    else:
+        assert rejoined.casino.players[0].last_bets == [Bet(Kind.COLOUR, "red", 5)]
+        assert session.casino.players[1].last_bets == [Bet(Kind.CARD, "As", 5)]
 
 
 # -- 4. undo once bets are closed says why -------------------------------------------------

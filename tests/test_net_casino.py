@@ -220,6 +220,14 @@ def test_a_player_who_drops_mid_round_is_settled_and_can_come_back():
     back = h.join("Ana", token=ana.token)
     assert back.of("welcome")[0]["seat"] == 0
     assert back.state()["players"][0]["bankroll"] == ana_after["bankroll"]
+    # her last round's bets come with the state: a client that restarted can offer rebet
+    assert back.state()["players"][0]["last_bets"] == [
+        {"kind": "colour", "target": "black", "amount": 50}]
+    from pokeroulette_tui.net import casino_wire as W
+    casino, __, ___ = W.read_state(back.state(), h.host.casino.table, None)
+    assert [(b.target, b.amount) for b in casino.players[0].last_bets] == [("black", 50)]
+    h.send(back, {"type": "rebet", "id": 3})
+    assert [b["amount"] for b in back.state()["players"][0]["bets"]] == [50]
 
 
 def test_bets_close_on_the_timer_when_someone_never_says_ready():

@@ -264,8 +264,9 @@ class RemoteCasino(CasinoSession):
             self._casino, self._seat_info, __ = W.read_state(msg, self.pay_table, self._casino)
             self.unreadable = ""
             players = self._casino.players
-            if self.seat is not None and 0 <= self.seat < len(players):
-                mine = players[self.seat]  # (the state does not carry last round's bets)
+            if self.seat is not None and 0 <= self.seat < len(players) \
+                    and "last_bets" not in msg["players"][self.seat]:
+                mine = players[self.seat]  # an older host: last round's bets as seen here
                 if self._casino.stage is Stage.SETTLED:
                     self._last_bets = [r.bet for r in mine.results]
                 mine.last_bets = list(self._last_bets)

@@ -91,7 +91,7 @@ def ok(ref: int | None, text: str = "", bet: Bet | None = None) -> dict[str, Any
 def _player(p: Player, connected: bool, ready: bool) -> dict[str, Any]:
     return {"name": p.name, "bankroll": p.bankroll, "bets": [b.to_dict() for b in p.bets],
             "results": [r.to_dict() for r in p.results], "connected": connected,
-            "ready": ready}
+            "ready": ready, "last_bets": [b.to_dict() for b in p.last_bets]}
 
 
 def state(c: Casino, seats: list[tuple[bool, bool]], *, closes_in: float | None,
@@ -128,6 +128,8 @@ def read_state(msg: dict[str, Any], table: PayTable,
             p.bets = [Bet.from_dict(b) for b in d["bets"]]
             p.results = [Settled(Bet.from_dict(r["bet"]), _whole(r["paid"]), _text(r["why"], 200))
                          for r in d["results"]]
+            # what a rebet places (an older host sends none: the client keeps its own)
+            p.last_bets = [Bet.from_dict(b) for b in d.get("last_bets", ())]
             players.append(p)
             seats.append((bool(d["connected"]), bool(d["ready"])))
         dealt = [card_from_json(t) for t in msg["dealt"]]
