@@ -88,9 +88,14 @@ def find_preset(name: str) -> Preset:
         raise CliError(str(exc)) from None
 
 
+def preset_asked(args: argparse.Namespace) -> str:
+    """The preset ``--preset`` names, classic if it is not given ('' is a name, unknown)."""
+    return "classic" if args.preset is None else args.preset
+
+
 def rules_from_args(args: argparse.Namespace) -> RuleSet:
     """The rules of ``--preset`` (built in or saved; classic if not given) with any ``--rule``."""
-    name = "classic" if args.preset is None else args.preset  # ('' is a name, unknown)
+    name = preset_asked(args)
     if name in PRESETS:
         base = PRESETS[name]
     else:
@@ -330,7 +335,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
                 print("    " + _("values: {values}").format(values=", ".join(
                     f"{c} ({value_words(name, c).lower()})" for c in OPTION_CHOICES[name])))
         return 0
-    found = find_preset("classic" if args.preset is None else args.preset)
+    found = find_preset(preset_asked(args))
     note = found.note_words
     if found.built_in:
         title = (_("Rules: preset {name} ({note})") if note else _("Rules: preset {name}"))
