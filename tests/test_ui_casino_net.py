@@ -86,3 +86,32 @@ async def test_a_network_casino_screen_bets_readies_and_sees_the_other_player(tm
             await wait_for(pilot, lambda: app.return_code is not None)
     finally:
         await server.close()
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_the_ready_line_never_ends_cut_into_the_opposite(tmp_path, width):
+    """With the timer running the ready line is too long for 80 columns: the clause about a
+    bet making you not ready is left out whole ("… a bet makes you" said the opposite)."""
+    host = CasinoHost(CasinoConfig(table=NAMED["tight"], seed=8, bet_timeout=60.0))
+    server = Server(host)
+    ident = tls.host_identity(tmp_path / "host")
+    _, port = await server.start("127.0.0.1", 0, ssl=tls.server_context(ident))
+    ana = RemoteCasino("127.0.0.1", port, "Ana", tls=True, fingerprint=ident.fingerprint)
+    bo = RemoteCasino("127.0.0.1", port, "Bo", tls=True, fingerprint=ident.fingerprint)
+    app = CasinoNetApp(ana)
+    try:
+        async with app.run_test(size=(width, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, CasinoScreen))
+            await bo.connect()
+            await press(pilot, "space", "d")  # a bet, then ready: the timer starts
+            await wait_for(pilot, lambda: "bets close in" in screen_text(app))
+            text = screen_text(app)
+            assert "You are ready: waiting for Bo (bets close in" in text
+            if width == 80:
+                assert "a bet makes you" not in text
+            else:
+                assert "a bet makes you not ready" in text
+            await bo.close()
+    finally:
+        await ana.close()
+        await server.close()

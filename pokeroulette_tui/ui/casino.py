@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -304,7 +305,10 @@ class CasinoScreen(Screen[None]):
                 left = self._countdown(self.session.closes_at)  # type: ignore[union-attr]
                 text.append(_(" (bets close in {seconds} s)").format(seconds=left)
                             if left is not None else "")
-                text.append(_(" · a bet makes you not ready"))
+                tail = _(" · a bet makes you not ready")
+                # whole or not at all: cut short ("… makes you"), it would say the opposite
+                if text.cell_len + cell_len(tail) <= self._hint_width():
+                    text.append(tail)
             else:
                 left = self._countdown(self.session.closes_at)  # type: ignore[union-attr]
                 if left is not None:  # someone is ready and the table's timer runs
@@ -328,6 +332,11 @@ class CasinoScreen(Screen[None]):
         else:
             text.append(_("Enter: next round · Tab: another player's results · h: history"))
         return text
+
+    def _hint_width(self) -> int:
+        """The cells the hint line has (its padding taken off)."""
+        hint = self.query_one("#casino-hint", Static)
+        return hint.content_size.width or max(self.size.width - 2, 0)
 
     def _waiting_for(self) -> str:
         session = self.session
