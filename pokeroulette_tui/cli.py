@@ -425,6 +425,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     r = rules_from_args(args)
     if args.games < 1 or args.games > 1_000_000:
         raise CliError(_("--games must be between 1 and 1000000"))
+    if not 1 <= args.max_hands <= 1_000_000:
+        raise CliError(_("--max-hands must be between 1 and 1000000"))
     lo, hi = (r.fewest_players, r.max_players)
     if not lo <= args.players <= (hi if r.variant == "draw" else 52):
         raise CliError(_("--players must be between {lo} and {hi} for these rules").format(

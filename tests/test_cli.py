@@ -52,6 +52,9 @@ def test_rule_override_applies(capsys):
     (["rules", "--rule", "suit_order=SSHD"], "suit_order: Suit order must be drawn"),
     (["simulate", "--players", "1"], "--players must be between"),
     (["simulate", "--games", "0"], "--games must be between"),
+    (["simulate", "--max-hands", "-1"], "--max-hands must be between 1"),
+    (["stats", "--export", ""], "--export needs a file name"),
+    (["stats", "--export-text", " "], "--export-text needs a file name"),
     (["simulate", "--bots", "godlike"], "unknown bot level 'godlike'"),
     (["simulate", "--preset", "draw", "--players", "9"], "--players must be between"),
 ])

@@ -38,6 +38,9 @@ def run_stats(args: argparse.Namespace, *, store: StatsStore | None = None,
     from pokeroulette_tui.engine.stats_report import (hand_json, hand_text, summary_json,
                                                       summary_lines)
 
+    for flag, target in (("--export", args.export), ("--export-text", args.export_text)):
+        if target is not None and not target.strip():
+            raise CliError(_("{flag} needs a file name (- for the screen)").format(flag=flag))
     out = out or sys.stdout
     if store is None:
         from pokeroulette_tui.ui.stats_recorder import stats_store
