@@ -89,6 +89,9 @@ class PokerApp(App[None]):
         # the layout and the colours of the theme in use (each colour file scopes its rules
         # with :dark / :light); the other colour file is read when the theme is switched
         super().__init__(css_path=css_paths(config.theme))
+        from pokeroulette_tui.ui import csscache
+
+        csscache.install(self.stylesheet)  # the parsed rules of the last start, if the same
         self.config = config
         self.session = session
         self.four_color = bool(config.four_color)
