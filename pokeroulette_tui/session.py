@@ -176,6 +176,7 @@ class LocalSession(Session):
     def __init__(self, table: Table, *, delay: float = 0.6, bot_delay: float | None = None,
                  hand_pause: float | None = None, auto_cut: bool = False) -> None:
         self.table = table
+        self._save_path = table.save_path  # (its lock is let go of at close, see engine.save.hold)
         self.rules = table.state.rules
         self.local_seats = tuple(table.human_seats)
         self.driver = Driver(table, Pace(delay=delay, bot_delay=bot_delay, hand_pause=hand_pause,
@@ -328,5 +329,10 @@ class LocalSession(Session):
                 pass
             except Exception:  # pragma: no cover - never lose the game on shutdown
                 pass
-        self.table.autosave()
+        try:
+            self.table.autosave()
+        finally:  # saved: another pokeroulette may take the autosave from now on
+            from pokeroulette_tui.engine.save import release
+
+            release(self._save_path)
         self._queue.put_nowait(Update(closed=True))

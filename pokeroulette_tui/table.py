@@ -82,14 +82,15 @@ class Table:
         except FileNotFoundError:
             raise saving.SaveError(_("no save file at {path}").format(path=path)) from None
         except OSError as exc:
-            raise saving.SaveError(_("cannot read {path}: {problem}").format(path=path, problem=exc)) from None
+            raise saving.SaveError(_("cannot read {path}: {problem}").format(
+                path=path, problem=saving.os_problem(exc))) from None
         loaded = journal.load(path, salvage=salvage) if journal.is_journal(head) else None
         saved = loaded if loaded is not None else saving.load(path)
         try:
             table = cls._from_saved(saved, path)
         except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
             raise saving.SaveError(_("{path} is damaged: its table data cannot be used ({problem})").format(
-                path=path, problem=f"{type(exc).__name__}: {str(exc)[:80]}")) from None
+                path=path, problem=saving.problem_words(exc))) from None
         if loaded is not None:
             table.history = [*loaded.hands, *([loaded.current] if loaded.current else [])]
             del table.history[:-HISTORY_HANDS]

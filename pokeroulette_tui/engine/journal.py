@@ -48,7 +48,7 @@ from pokeroulette_tui.engine.game import apply, dealer_to_act  # noqa: F401 - de
 from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleError
 from pokeroulette_tui.engine.save import (MAX_SAVE_BYTES, Saved, SaveError, atomic_write,
-                                          checked_state)
+                                          checked_state, os_problem, problem_words)
 from pokeroulette_tui.engine.state import GameState
 
 FORMAT = "pokeroulette-journal"
@@ -300,9 +300,7 @@ def _replay(head: dict[str, Any], lines: list[str], source: str, history: int, g
 
 
 def _problem(exc: BaseException) -> str:
-    if isinstance(exc, (SaveError, RuleError, IllegalAction)):
-        return str(exc)
-    return f"{type(exc).__name__}: {str(exc)[:80]}"
+    return problem_words(exc)
 
 
 def _damage_text(source: str, exc: BaseException) -> str:
@@ -335,7 +333,8 @@ def load(path: Path | str, *, history: int = 50, salvage: bool = False) -> Loade
     except FileNotFoundError:
         raise SaveError(_("no save file at {path}").format(path=path)) from None
     except OSError as exc:
-        raise SaveError(_("cannot read {path}: {problem}").format(path=path, problem=exc)) from None
+        raise SaveError(_("cannot read {path}: {problem}").format(
+            path=path, problem=os_problem(exc))) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

@@ -6,6 +6,8 @@ import functools
 import json
 import os
 import random
+import re
+import threading
 import types
 import typing
 from collections.abc import Sequence
@@ -87,7 +89,7 @@ def loads(text: str, *, source: str = "the save") -> Saved:
         actions = [action_from_dict(a) for a in doc.get("actions", [])]
     except (IllegalAction, KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SaveError(_("{source} is damaged ({error})").format(
-            source=source, error=f"{type(exc).__name__}: {str(exc)[:80]}")) from None
+            source=source, error=problem_words(exc))) from None
     seed = doc.get("seed")
     if seed is not None and not isinstance(seed, int):
         raise SaveError(_("{source} is damaged: the seed is not a number").format(source=source))
@@ -96,13 +98,50 @@ def loads(text: str, *, source: str = "the save") -> Saved:
     return Saved(state=state, actions=actions, seed=seed, names=names, meta=meta)
 
 
+def problem_words(exc: BaseException) -> str:
+    """What a damaged save's data raised, in words (no Python internals).
+
+    >>> problem_words(KeyError("state")), problem_words(TypeError("x"))
+    ("the field 'state' is missing", 'a value is not of the kind a saved game holds')
+    """
+    if isinstance(exc, (SaveError, RuleError, IllegalAction)):
+        return str(exc)
+    if isinstance(exc, KeyError) and exc.args:
+        return _("the field {name} is missing").format(name=repr(str(exc.args[0])[:40]))
+    if isinstance(exc, RecursionError):
+        return _("its data is nested too deeply")
+    if isinstance(exc, (IndexError, OverflowError)):
+        return _("a number in it is out of range")
+    said = str(exc)
+    if isinstance(exc, ValueError) and said and not _PYTHON_WORDS.search(said):
+        return said[:80]  # the engine's own words ("unknown phase 'x'", "not a card: 'Zz'")
+    return _("a value is not of the kind a saved game holds")
+
+
+_PYTHON_WORDS = re.compile(r"literal|convert|unpack|codec|vector|\(\)|base \d|argument")
+"""What marks a ValueError's message as Python's, not the engine's: not shown to players."""
+
+
+def os_problem(exc: OSError) -> str:
+    """Why a file cannot be read, in words (no error numbers, no path said twice)."""
+    if isinstance(exc, PermissionError):
+        return _("permission denied")
+    if isinstance(exc, IsADirectoryError):
+        return _("it is a folder, not a file")
+    return exc.strerror or type(exc).__name__
+
+
 def checked_state(data: Any, source: str, *, playable: bool = True) -> GameState:
     """A saved state, checked: right types, seats in range, cards and chips conserved and
-    (with ``playable``) a game that can go on. Any problem raises SaveError."""
+    (with ``playable``) a game that can go on. Any problem raises SaveError.
+
+    The state shares nothing with ``data``: playing on from it leaves ``data`` as it was
+    (a journal's checkpoint is replayed again, from the same parsed line, when damage
+    further on is salvaged)."""
     try:
         if not isinstance(data, dict):
             raise SaveError(_("it holds no game state"))
-        state = GameState.from_dict(data)
+        state = GameState.from_dict(_unshared(data))
         _validate(state)
         problems = check_invariants(state)
     except (RuleError, IllegalAction, SaveError) as exc:
@@ -110,7 +149,7 @@ def checked_state(data: Any, source: str, *, playable: bool = True) -> GameState
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError,
             RecursionError) as exc:
         raise SaveError(_("{source} is damaged ({error})").format(
-            source=source, error=f"{type(exc).__name__}: {str(exc)[:80]}")) from None
+            source=source, error=problem_words(exc))) from None
     if problems:
         raise SaveError(_("{source} is damaged: {problem}").format(source=source, problem=problems[0]))
     problem = _playable(state) if playable else ""
@@ -118,6 +157,25 @@ def checked_state(data: Any, source: str, *, playable: bool = True) -> GameState
         raise SaveError(_("{source} is damaged: the game cannot go on from it ({problem})").format(
             source=source, problem=problem))
     return state
+
+
+def _unshared(value: Any) -> Any:
+    """Parsed JSON copied: its lists and objects new, all the way down (``GameState.from_dict``
+    keeps the lists it is given that are not cards, such as the discards' flags).
+
+    >>> data = {"seats": [{"stock_public": [True]}], "pending": [1]}
+    >>> copy = _unshared(data); copy["seats"][0]["stock_public"].append(False)
+    >>> copy["pending"] is data["pending"], data["seats"][0]["stock_public"]
+    (False, [True])
+    """
+    if type(value) is list:
+        return [_unshared(v) if type(v) in _NESTED else v for v in value]
+    if type(value) is dict:
+        return {k: _unshared(v) if type(v) in _NESTED else v for k, v in value.items()}
+    return value
+
+
+_NESTED = (list, dict)
 
 
 MAX_DECKS = 11  # ceil(52 seats / 5)
@@ -221,8 +279,12 @@ def load(path: Path | str) -> Saved:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SaveError(_("no save file at {path}").format(path=path)) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SaveError(_("cannot read {path}: {problem}").format(path=path, problem=exc)) from None
+    except UnicodeDecodeError:
+        raise SaveError(_("cannot read {path}: it is not a saved game (binary data)").format(
+            path=path)) from None
+    except OSError as exc:
+        raise SaveError(_("cannot read {path}: {problem}").format(
+            path=path, problem=os_problem(exc))) from None
     return loads(text, source=str(path))
 
 
@@ -234,6 +296,97 @@ def replay(rules: RuleSet, names: Sequence[str], seed: int, actions: Sequence[Ac
     for a in actions:
         events.extend(apply(state, a))
     return state, events
+
+
+# -- one process at a time -------------------------------------------------------------------
+#
+# One running pokeroulette at a time resumes and writes a save that is locked (the
+# autosave): it holds an OS lock (flock) on ``<name>.lock`` beside it, as the statistics and
+# the casino lock their files. The kernel lets go of it when the process ends, however it
+# ends (kill -9 too), so a lock is never stale. The holder writes its pid in the lock file,
+# for another process to name.
+
+LOCK_SUFFIX = ".lock"
+_held: dict[str, int] = {}   # the saves this process holds: lock file -> its descriptor
+_held_guard = threading.Lock()
+
+
+class SaveHeld(Exception):
+    """Another running process holds the save (``pid``: its process id, 0 if unknown)."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(pid)
+        self.pid = pid
+
+
+def lock_path(path: Path | str) -> Path:
+    path = Path(path)
+    return path.with_name(path.name + LOCK_SUFFIX)
+
+
+def hold(path: Path | str) -> None:
+    """Take the save at ``path`` for this process until :func:`release` (or its end); nothing
+    to do if it holds it already. Raises SaveHeld if another running process holds it.
+    Where no lock can be had (not a Unix, a file system without locks, no lock file) the
+    game goes on without one, as it did before there were locks.
+
+    >>> import tempfile, pathlib
+    >>> save = pathlib.Path(tempfile.mkdtemp()) / "autosave.json"
+    >>> hold(save); hold(save); holds(save), lock_path(save).name
+    (True, 'autosave.json.lock')
+    >>> release(save); holds(save)
+    False
+    """
+    key = str(lock_path(path))
+    with _held_guard:
+        if key in _held:
+            return
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not a Unix
+            return
+        try:
+            fd = os.open(key, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+        except OSError:
+            return  # (no lock file to be had: the save itself will say what is wrong)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = _holder(fd)
+            os.close(fd)
+            raise SaveHeld(pid) from None
+        except OSError:
+            os.close(fd)
+            return
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError:
+            pass  # (the lock holds; only its holder's pid is not said)
+        _held[key] = fd
+
+
+def release(path: Path | str | None) -> None:
+    """Let go of the save at ``path`` (another process may take it from now on)."""
+    if path is None:
+        return
+    with _held_guard:
+        fd = _held.pop(str(lock_path(path)), None)
+    if fd is not None:
+        os.close(fd)  # (the lock goes with it)
+
+
+def holds(path: Path | str) -> bool:
+    """Whether this process holds the save at ``path``."""
+    return str(lock_path(path)) in _held
+
+
+def _holder(fd: int) -> int:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return 0
+    return int(text) if text.isdigit() else 0
 
 
 def aside_path(path: Path) -> Path:

@@ -84,10 +84,24 @@ class StatsStore:
         except ForeignFolderError as exc:  # what another account's folder holds is not ours
             self.problems.append(str(exc))
             return []
-        for path in sorted(folder.glob("*.jsonl")) if folder is not None else []:
+        if folder is None:
+            return []
+        try:  # (a folder that cannot be listed would look empty: said, not taken for none)
+            listed = sorted(folder / name for name in os.listdir(folder) if name.endswith(".jsonl"))
+        except OSError as exc:
+            self.problems.append(_("The statistics folder {folder} cannot be read ({problem}); "
+                                   "no statistics are shown from it.").format(
+                                       folder=folder, problem=_os_problem(exc)))
+            return []
+        for path in listed:
             if _ASIDE.search(path.name):
                 continue  # a damaged file kept: not read again
             head = _head(path)
+            if isinstance(head, _Unreadable):  # (left as it is: it may be whole, only locked away)
+                self.problems.append(_("The statistics file {path} cannot be read ({problem}), so "
+                                       "its player's games are not counted; it is left as it "
+                                       "is.").format(path=path, problem=head.problem))
+                continue
             if head is _UNFINISHED:
                 continue  # being written now, or its first write was cut short: an append mends it
             if _good_head(head):
@@ -96,7 +110,8 @@ class StatsStore:
                 continue
             with self._locked():  # (looked at again: it may have been replaced meanwhile)
                 again = _head(path)
-                if again is not _UNFINISHED and not _good_head(again):
+                if again is not _UNFINISHED and not isinstance(again, _Unreadable) \
+                        and not _good_head(again):
                     self._set_aside_locked(path, path.stem, [], _(
                         "the first line is not a statistics header"), None)
         return sorted(names, key=str.casefold)
@@ -118,7 +133,7 @@ class StatsStore:
             return stats, []
         except OSError as exc:
             self.problems.append(_("The statistics of {player} cannot be read ({problem}).").format(
-                player=player, problem=exc.strerror))
+                player=player, problem=_os_problem(exc)))
             return stats, []
         records: list[HandRecord | GameRecord] = []
         totals = None
@@ -320,14 +335,33 @@ class StatsStore:
 _UNFINISHED = object()
 
 
+class _Unreadable:
+    """A file that cannot be read (its permissions, a folder in its place): why, in words."""
+
+    def __init__(self, problem: str) -> None:
+        self.problem = problem
+
+
+def _os_problem(exc: OSError) -> str:
+    """Why a file or folder cannot be read, in words (no error numbers, no repeated path)."""
+    if isinstance(exc, PermissionError):
+        return _("permission denied")
+    if isinstance(exc, IsADirectoryError):
+        return _("a folder, not a file")
+    return exc.strerror or type(exc).__name__
+
+
 def _head(path: Path) -> object:
     """The first line of a statistics file, read as JSON (None: not JSON); ``_UNFINISHED``
-    while it has no whole first line yet (or cannot be read)."""
+    while it has no whole first line yet (or is gone); an :class:`_Unreadable` if it cannot
+    be read."""
     try:
         with open(path, "rb") as f:
             line = f.readline(8192)
-    except OSError:
-        return _UNFINISHED
+    except FileNotFoundError:
+        return _UNFINISHED  # (removed meanwhile: a reset, a compaction's rename)
+    except OSError as exc:
+        return _Unreadable(_os_problem(exc))
     if not line.endswith(b"\n"):
         return _UNFINISHED
     try:

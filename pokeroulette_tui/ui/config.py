@@ -278,18 +278,31 @@ class AppConfig:
     notice: str = field(default="", metadata=_RUNTIME)  # what went wrong reading them
     damaged: tuple[Path, str] | None = field(default=None, metadata=_RUNTIME)
     """A damaged settings file still in its place, and why: never written over."""
+    unreadable: bool = field(default=False, metadata=_RUNTIME)
+    """The settings file (``damaged``) cannot be read at all (its permissions, say): it is
+    left where it is, and never written over, while this run lasts."""
 
     @classmethod
     def load(cls) -> "AppConfig":
-        """The saved settings, or defaults if there are none or the file is damaged. A
-        damaged file is never written over: see :meth:`keep_damaged_aside`."""
+        """The saved settings, or defaults if there are none or the file is damaged or
+        cannot be read. Such a file is never written over: see :meth:`keep_damaged_aside`."""
         try:  # read where settings_path() is, without making the folder for it
             path = settings_file()  # another account's folder: refused, its file not read
-            if path is None:
-                return cls()
-            text = path.read_text(encoding="utf-8")
         except OSError:
             return cls()
+        if path is None:
+            return cls()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return cls()
+        except IsADirectoryError:
+            return cls._damaged(path, _("a folder, not a file"))
+        except OSError as exc:  # (its permissions, say): left where it is, not written over
+            config = cls._damaged(path, _("permission denied") if isinstance(exc, PermissionError)
+                                  else exc.strerror or type(exc).__name__)
+            config.unreadable = True
+            return config
         except ValueError:  # not UTF-8
             return cls._damaged(path, _("not UTF-8 text"))
         try:
@@ -331,6 +344,8 @@ class AppConfig:
         path, problem = self.damaged
         kept = aside_path(path)
         try:
+            if self.unreadable:  # (what cannot be read is left as it is)
+                raise PermissionError(problem)
             path.replace(kept)
         except OSError:  # not even moved: not written over either (still ``damaged``)
             self.notice = _("Your settings could not be read ({problem}); the defaults are "

@@ -74,7 +74,9 @@ def run_stats(args: argparse.Namespace, *, store: StatsStore | None = None,
         out.write("\n")
         return 0
     print(_("Statistics in {folder}").format(folder=store.folder), file=out)
-    if not books:
+    if not books and store.problems:  # (not "no games": some could not be read, below)
+        print(_("No statistics could be read here."), file=out)
+    elif not books:
         print(_("No games recorded yet: they are kept for the people who play at this terminal."),
               file=out)
     for book in books:

@@ -50,13 +50,45 @@ class Autosave:
     problem: str = ""            # why a save could not be used, in plain words
     kept_as: Path | None = None  # where the unusable file was moved (or, salvaged, copied)
     salvaged: bool = False       # damaged past its start: ``table`` goes on from before it
+    held_by: int | None = None   # the autosave is another running pokeroulette's (its pid, 0: unknown)
+    left: bool = False           # the file cannot be read: left where it is, never written over
+
+
+def held_text(pid: int | None) -> str:
+    """What the start screen says when another pokeroulette holds the autosave."""
+    if pid:
+        return _("This game is open in another pokeroulette (pid {pid}), so it cannot be "
+                 "resumed here until that one is closed. A table dealt here is not saved: "
+                 "that game is not written over.").format(pid=pid)
+    return _("This game is open in another pokeroulette, so it cannot be resumed here until "
+             "that one is closed. A table dealt here is not saved: that game is not written "
+             "over.")
+
+
+def _unreadable(path: Path) -> str:
+    """Why the file at ``path`` cannot be read at all, in words ("" when it can be opened,
+    or is not there)."""
+    if path.is_dir():
+        return _("it is a folder, not a file")
+    try:
+        with open(path, "rb"):
+            pass
+    except FileNotFoundError:
+        return ""
+    except PermissionError:
+        return _("permission denied")
+    except OSError as exc:
+        return exc.strerror or type(exc).__name__
+    return ""
 
 
 def read_autosave(path: Path | None = None) -> Autosave:
     """Load the autosave if there is one. A damaged file is moved aside (never deleted) and
     reported; one damaged after its first line is salvaged: the game goes on from before
     the damage, a copy of the whole file kept (``salvaged``). The save of a finished game,
-    or of one every player at this terminal left, is cleared. Never raises."""
+    or of one every player at this terminal left, is cleared. A save another running
+    pokeroulette holds is not read (``held_by``; see :func:`pokeroulette_tui.engine.save.hold`), nor one that
+    cannot be read at all (``left``: its permissions, a folder in its place). Never raises."""
     if path is None and not autosave_exists():
         return Autosave()
     if path is None:
@@ -66,6 +98,22 @@ def read_autosave(path: Path | None = None) -> Autosave:
             return Autosave(problem=str(exc.strerror or exc))
     if not path.exists():
         return Autosave()
+    from pokeroulette_tui.engine.save import SaveHeld, hold, release
+
+    try:
+        hold(path)  # (this process keeps it while it offers or plays the game)
+    except SaveHeld as held:
+        return Autosave(problem=held_text(held.pid), held_by=held.pid)
+    found = _read_held(path)
+    if found.table is None:
+        release(path)  # nothing here to keep from the others
+    return found
+
+
+def _read_held(path: Path) -> Autosave:
+    unreadable = _unreadable(path)
+    if unreadable:
+        return Autosave(problem=unreadable, kept_as=path, left=True)
     from pokeroulette_tui.engine.save import SaveError
     from pokeroulette_tui.engine.state import LEFT
     from pokeroulette_tui.table import Table
@@ -79,8 +127,12 @@ def read_autosave(path: Path | None = None) -> Autosave:
                                                 players=len(table.state.seats)))
     except SaveError as exc:
         problem = str(exc)
-    except Exception as exc:  # noqa: BLE001 - a save from another version, a bot level gone …
-        problem = f"{path} cannot be resumed ({type(exc).__name__}: {str(exc)[:100]})"
+    except Exception:  # noqa: BLE001 - a save from another version, a bot level gone …
+        import logging
+
+        logging.getLogger(__name__).exception("the autosave %s cannot be resumed", path)
+        problem = _("{path} cannot be resumed: this version of the game cannot carry it "
+                    "on").format(path=path)
     else:
         humans = table.human_seats
         everyone_left = bool(humans) and all(table.state.seats[i].status == LEFT for i in humans)
@@ -240,10 +292,26 @@ def new_session(setup: TableSetup, config: AppConfig, *, save_now: bool = True) 
     from pokeroulette_tui.session import LocalSession
     from pokeroulette_tui.table import SeatConfig, Table
 
+    from pokeroulette_tui.engine.save import SaveHeld, hold, release
+
     path, refused = None, ""
     if config.autosave:
         try:
             path = autosave_path()
+            hold(path)  # (kept until the session closes: see LocalSession.close)
+            problem = _unreadable(path)
+            if problem:  # not written over (an unreadable file, a folder in its place)
+                refused = _("This game is not saved: the saved game {path} cannot be read "
+                            "({problem}), and it is not written over.").format(
+                                path=path, problem=problem)
+                release(path)
+                path = None
+        except SaveHeld as held:  # another pokeroulette's game: not written over
+            path = None
+            refused = (_("This game is not saved: the saved game is open in another "
+                         "pokeroulette (pid {pid}).").format(pid=held.pid) if held.pid else
+                       _("This game is not saved: the saved game is open in another "
+                         "pokeroulette."))
         except OSError as exc:  # the data folder is refused (another account's): play unsaved
             refused = _("This game is not saved: {problem}").format(problem=exc.strerror or exc)
     seats = [SeatConfig(name=s.name, bot=s.bot) for s in setup.seats]

@@ -21,6 +21,7 @@ from pokeroulette_tui.ui.tables import (
     describe_save,
     describe_seats,
     first_save,
+    held_text,
     new_session,
     preset_label,
     find_preset,
@@ -200,6 +201,15 @@ class StartScreen(Screen[None]):
                           "The damaged file was kept as {path}.").format(path=kept_as) + "\n"
                         + _("Reason: {problem}").format(problem=problem))
             self._notice = salvaged
+        elif self.saved.held_by is not None:  # another pokeroulette's game: left to it
+            held = self.saved.held_by
+            self._notice = lambda: held_text(held)
+        elif self.saved.left:  # cannot be read at all: left where it is, not written over
+            path, problem = self.saved.kept_as, self.saved.problem
+            self._notice = lambda: _(
+                "The saved game {path} cannot be read ({problem}). It is left as it is and "
+                "not written over: a table dealt here is not saved.").format(
+                    path=path, problem=problem)
         elif self.saved.problem:
             kept_as, problem = self.saved.kept_as, self.saved.problem
 
