@@ -260,7 +260,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "outlives this terminal)"))
     host.add_argument("--resume", default=None, metavar="FILE", help=_("resume a saved table"))
     host.add_argument("--bots", type=int, default=0, help=_("bot seats to add at the start"))
-    host.add_argument("--turn-timeout", type=float, default=60.0, help=_("seconds per turn (0 = none)"))
+    host.add_argument("--turn-timeout", type=float, default=None,
+                      help=_("seconds per turn (0 = none; default 60)"))
     host.add_argument("--bot-level", default=None, help=_("level of the bots: random, simple or strong"))
     host.add_argument("--delay", type=float, default=None, help=_("seconds between dealer and bot steps"))
     host.add_argument("--save", default=None, metavar="FILE", help=_("where the table is saved after every action"))

@@ -19,6 +19,7 @@ from typing import Any
 from pokeroulette_tui.engine.casino.board import Bet, BetError
 from pokeroulette_tui.engine.casino.game import Casino, CasinoError, Stage
 from pokeroulette_tui.engine.casino.paytable import PayTable
+from pokeroulette_tui.engine.casino.store import START_BANKROLL
 from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.net import casino_wire as W
 from pokeroulette_tui.net import protocol as P
@@ -99,6 +100,8 @@ class RemoteCasino(CasinoSession):
         self._closed = False
         self.connected = False
         self._last_bets: list[Bet] = []  # this seat's bets in the last round settled
+        self.restarted = False  # the host did not know the seat we came back to …
+        self._tell_restarted = False  # … which the player is told with its first state
         self.unreadable = ""  # why the host's last message could not be read ("": it could)
         self._unreadable_said = False  # (once a connection)
 
@@ -112,6 +115,12 @@ class RemoteCasino(CasinoSession):
         welcome = await self._open()
         self._task = asyncio.create_task(self._read_loop(), name="casino-session")
         return welcome
+
+    def restarted_words(self) -> str:
+        """What a player is told when the table no longer knows their seat (restarted, or
+        another table on that port)."""
+        return _("The table was restarted: your bets are gone; bankrolls start again at "
+                 "{amount:,}.").format(amount=START_BANKROLL)  # (one line: the hint line's)
 
     async def _open(self) -> dict[str, Any]:
         context = None
@@ -135,6 +144,7 @@ class RemoteCasino(CasinoSession):
             writer.close()
             raise ConnectError(problem)
         try:
+            sent_token = bool(self.token)
             writer.write(P.encode(W.hello(self.name, password=self.password or "",
                                           token=self.token or "")))
             await writer.drain()
@@ -169,6 +179,10 @@ class RemoteCasino(CasinoSession):
         if isinstance(msg.get("name"), str):
             self.name = msg["name"]
         token = msg.get("token")
+        # a host gives a token only with a new seat: one that got ours and gave a new one
+        # does not know our seat (restarted, or another table on that port)
+        self.restarted = bool(sent_token and isinstance(token, str) and token)
+        self._tell_restarted = self.restarted
         if isinstance(token, str) and token:
             self.token = token
             if self.on_token is not None:
@@ -210,7 +224,10 @@ class RemoteCasino(CasinoSession):
                                                        "reconnecting…").format(why=reason),
                                                 error=True))
             if await self._reconnect():
-                if not self.unreadable:  # (else: what it sends now says how things are)
+                if self.restarted:
+                    self._last_bets = []  # (those of the table that is gone; said with its
+                    # first state, see _handle)
+                elif not self.unreadable:  # (else: what it sends now says how things are)
                     self._queue.put_nowait(CasinoUpdate(note=_(
                         "Reconnected: your seat, bankroll and bets are as you left them.")))
                 continue
@@ -277,6 +294,9 @@ class RemoteCasino(CasinoSession):
             settled = self._casino.stage is Stage.SETTLED and self._last_stage is not Stage.SETTLED
             self._last_stage = self._casino.stage
             self._queue.put_nowait(CasinoUpdate(settled=settled))
+            if self._tell_restarted:  # after the host's news of the new seat, so that the
+                self._tell_restarted = False  # last word on the screen is this one
+                self._queue.put_nowait(CasinoUpdate(note=self.restarted_words(), error=True))
         elif kind in ("ok", "error"):
             ref = msg.get("id")
             fut = self._pending.pop(ref, None) if type(ref) is int else None

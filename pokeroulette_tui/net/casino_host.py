@@ -102,6 +102,7 @@ class CasinoHost:
         self.deal_at: float | None = None    # the next card then
         self.next_at: float | None = None    # the next round then
         self.clock = 0.0
+        self.closing = False                 # the table is being closed: nothing is held
 
     # -- what Server calls ------------------------------------------------------------------
     @property
@@ -170,6 +171,8 @@ class CasinoHost:
         if seat.cid != cid:
             return []
         seat.cid, seat.ready = None, False
+        if self.closing:  # the host is closing the table: everyone is leaving
+            return []
         out = self._notice(_("{name} left the table; their seat and bankroll are held").format(
             name=seat.name))
         out += self._maybe_close(now)

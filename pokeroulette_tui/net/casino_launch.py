@@ -57,13 +57,14 @@ def casino_config(args: argparse.Namespace, password: str | None) -> CasinoConfi
     results = 6.0 if args.result_pause is None else args.result_pause
     if not 0 <= results <= 60:
         raise CliError(_("--result-pause must be between 0 and 60 seconds"))
-    if not 0 <= args.turn_timeout <= 3600:
+    bet_timeout = 60.0 if getattr(args, "turn_timeout", None) is None else args.turn_timeout
+    if not 0 <= bet_timeout <= 3600:
         raise CliError(_("--turn-timeout (how long the others have to bet once one player is "
                          "ready) must be between 0 (no timer) and 3600 seconds"))
     if password is not None and not 0 < len(password) <= P.MAX_PASSWORD:
         raise CliError(_("the password must be 1 to {n} characters").format(n=P.MAX_PASSWORD))
     return CasinoConfig(table=table, password=password or None, seed=args.seed,
-                        deal_pause=pause, bet_timeout=args.turn_timeout,
+                        deal_pause=pause, bet_timeout=bet_timeout,
                         result_pause=results, headless=bool(args.headless))
 
 

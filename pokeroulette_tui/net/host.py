@@ -31,6 +31,33 @@ __all__ = ["Conn", "HostConfig", "Out", "Player", "TableHost"]
 
 log = logging.getLogger("pokeroulette.net")
 
+#: The table's own settings (HostConfig fields) kept in its save and brought back by a
+#: resume unless the resume's command line gives them: how the table plays, not how it is
+#: served (the port, TLS, headless, the password's source are the command's).
+TABLE_SETTINGS = ("turn_timeout", "delay", "hand_pause", "bot_level", "allow_hints",
+                  "away_after")
+
+
+def _saved_settings(saved: Any) -> dict[str, Any]:
+    """The table settings a save holds that can be used (a damaged one is left out)."""
+    from pokeroulette_tui.bots import LEVELS
+
+    if not isinstance(saved, dict):
+        return {}
+    out: dict[str, Any] = {}
+    for key, top in (("turn_timeout", 86400.0), ("delay", 10.0), ("hand_pause", 60.0)):
+        value = saved.get(key)
+        if type(value) in (int, float) and 0 <= value <= top:
+            out[key] = float(value)
+    if saved.get("bot_level") in LEVELS:
+        out["bot_level"] = saved["bot_level"]
+    if isinstance(saved.get("allow_hints"), bool):
+        out["allow_hints"] = saved["allow_hints"]
+    away = saved.get("away_after")
+    if type(away) is int and 1 <= away <= 1000:
+        out["away_after"] = away
+    return out
+
 
 class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
     """One hosted table: the only engine (run by its :class:`~pokeroulette_tui.driver.Driver`),
@@ -78,17 +105,23 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         self.start_at: float | None = None    # headless: everyone is ready, the game starts then
         self._lobby_sent = float("-inf")      # the last lobby update to everyone …
         self._lobby_due: float | None = None  # … and the one held back until then
+        self.closing = False                  # the table is being closed: nobody's seat is held
+        self._settings_key: Any = None
+        self._settings_part: dict[str, Any] = {}
         self._set_bots(config.bots, config.bot_level)
 
     @classmethod
     def resume(cls, path: Path, config: HostConfig, *, salvage: bool = False,
-               **kw: Any) -> "TableHost":
-        """Carry on a saved table (raises SaveError): same hand, same stacks, same tokens.
-        With ``salvage``, a journal damaged after its checkpoint goes on from before the
-        damage (see :meth:`Table.resume`; ``table.salvaged`` says what was found)."""
+               explicit: frozenset[str] | set[str] = frozenset(), **kw: Any) -> "TableHost":
+        """Carry on a saved table (raises SaveError): same hand, same stacks, same tokens,
+        and the table's own settings (:data:`TABLE_SETTINGS`: the turn timer, the pace…) as
+        saved, except those named in ``explicit`` (given on the resume's command line), which
+        come from ``config``. With ``salvage``, a journal damaged after its checkpoint goes on
+        from before the damage (see :meth:`Table.resume`; ``table.salvaged`` says what was
+        found)."""
         table = NetTable.resume(path, salvage=salvage)
         try:
-            return cls._resume(table, path, config, **kw)
+            return cls._resume(table, path, config, explicit=explicit, **kw)
         except (TypeError, KeyError, ValueError, AttributeError, IndexError) as exc:
             raise SaveError(_("{path} is damaged: its network data cannot be used "
                               "({error})").format(path=path,
@@ -96,10 +129,13 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
                             ) from None
 
     @classmethod
-    def _resume(cls, table: NetTable, path: Path, config: HostConfig, **kw: Any) -> "TableHost":
+    def _resume(cls, table: NetTable, path: Path, config: HostConfig, *,
+                explicit: frozenset[str] | set[str] = frozenset(), **kw: Any) -> "TableHost":
         meta = table.net_saved  # a journal's last net records, or an older save's meta["net"]
-        host = cls(HostConfig(**{**config.__dict__, "rules": table.state.rules, "bots": 0,
-                                 "save_path": path}), **kw)
+        kept = {k: v for k, v in _saved_settings(meta.get("settings")).items()
+                if k not in explicit}  # (an older save has none: the config's, as before)
+        host = cls(HostConfig(**{**config.__dict__, **kept, "rules": table.state.rules,
+                                 "bots": 0, "save_path": path}), **kw)
         host.players = [Player(name=sc.name, bot=sc.bot) for sc in table.seats]
         for i, digest in (meta.get("tokens") or {}).items():
             if 0 <= int(i) < len(host.players):
@@ -202,7 +238,13 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         if self._timeouts_key != key:  # kept by the host, not replayed from actions
             self._timeouts_key = key
             self._timeouts_part = {str(k): v for k, v in timeouts.items()}
+        cfg = self.config
+        key = tuple(getattr(cfg, k) for k in TABLE_SETTINGS)
+        if self._settings_key != key:  # (the table's settings: the same object while unchanged)
+            self._settings_key = key
+            self._settings_part = dict(zip(TABLE_SETTINGS, key))
         return {**self._seats_part, "password": self.password_digest or None,
+                "settings": self._settings_part,
                 "commit": c.fixed(), "placed": self._zones, "revealed": self._revealed,
                 "timeouts": self._timeouts_part}
 
@@ -253,6 +295,8 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
             return []
         player = conn.player
         player.cid = None
+        if self.closing:  # the host is closing the table: everyone is leaving, nothing held
+            return []
         if not self.started:
             self.players.remove(player)
             return [*self._notice(_("{name} left the lobby").format(name=player.name)),

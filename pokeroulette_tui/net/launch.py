@@ -11,6 +11,7 @@ import asyncio
 import logging
 import os
 import secrets
+import shlex
 import signal
 import socket
 import subprocess
@@ -171,14 +172,18 @@ def banner(host: TableHost, where: Listen, args: argparse.Namespace) -> list[str
         _("on this machine:")
     cert, crash = _("TLS certificate:"), _("after a crash:")
     width = max(map(len, (players, friends, here, cert, crash))) + 2
+    draw = getattr(host.rules, "variant", "roulette") == "draw"
     if where.unix is not None:
         me = unix.account_of(os.geteuid())
         access = host.config.access
         who = access.describe() if access else pgettext("access", "you")
-        lines = [(_("Hosting a resumed Poker Roulette table on this machine for {who}")
-                  if host.started else
-                  _("Hosting a Poker Roulette table on this machine for {who}")).format(who=who)
-                 + headless]
+        if draw:
+            title = _("Hosting a resumed five-card draw table on this machine for {who}") \
+                if host.started else _("Hosting a five-card draw table on this machine for {who}")
+        else:
+            title = _("Hosting a resumed Poker Roulette table on this machine for {who}") \
+                if host.started else _("Hosting a Poker Roulette table on this machine for {who}")
+        lines = [title.format(who=who) + headless]
         if where.unix == unix.table_socket(me.uid):
             lines.append(f"  {players:<{width}}pokeroulette join @{me.login}")
         else:
@@ -188,9 +193,13 @@ def banner(host: TableHost, where: Listen, args: argparse.Namespace) -> list[str
                                   "--allow LOGIN,LOGIN").format(group=access.group_name))
     else:
         bind, port = where.bind, where.port
-        lines = [(_("Hosting a resumed Poker Roulette table on {where}") if host.started else
-                  _("Hosting a Poker Roulette table on {where}")).format(
-            where=f"{bind or '*'}:{port}") + headless]
+        if draw:
+            title = _("Hosting a resumed five-card draw table on {where}") if host.started \
+                else _("Hosting a five-card draw table on {where}")
+        else:
+            title = _("Hosting a resumed Poker Roulette table on {where}") if host.started \
+                else _("Hosting a Poker Roulette table on {where}")
+        lines = [title.format(where=f"{bind or '*'}:{port}") + headless]
         plain = "" if where.tls else " --no-tls"
         for addr in lan_addresses(bind):
             lines.append(f"  {friends:<{width}}pokeroulette join {addr}:{port} --name NAME"
@@ -215,9 +224,36 @@ def banner(host: TableHost, where: Listen, args: argparse.Namespace) -> list[str
         lines.append("  " + salvaged_note(host.table))
     if host.config.save_path is not None:
         lines.append("  " + _("saving to {path}").format(path=host.config.save_path))
-        lines.append(f"  {crash:<{width}}pokeroulette host --resume {host.config.save_path}"
-                     + (" --unix" if where.unix is not None else ""))
+        lines.append(f"  {crash:<{width}}{resume_command(host, where, args)}")
     return lines
+
+
+def resume_command(host: TableHost, where: Listen, args: argparse.Namespace) -> str:
+    """The command that brings this table back after a crash, served as it is now: the same
+    port (the one actually bound), address, headless or not, TLS or not, socket and who may
+    join it, and password file (never a password; a password asked for or taken from the
+    environment need not be given again: the save keeps the table's password, as a digest).
+    The table's own settings (the turn timer, the pace…) are in the save too."""
+    words = ["pokeroulette", "host", "--resume", str(host.config.save_path)]
+    if host.config.headless:
+        words.append("--headless")
+    if where.unix is not None:
+        words.append("--unix")
+        if getattr(args, "unix", None):
+            words.append(str(where.unix))
+        if getattr(args, "allow", None):
+            words += ["--allow", args.allow]
+    else:
+        words += ["--port", str(where.port)]
+        bind = getattr(args, "bind", "0.0.0.0")
+        if bind != "0.0.0.0":
+            words += ["--bind", bind]
+        if not where.tls:
+            words.append("--no-tls")
+        pw_file = getattr(args, "password_file", None)
+        if pw_file:
+            words += ["--password-file", str(Path(pw_file).expanduser().absolute())]
+    return shlex.join(words)
 
 
 def known_tables():
@@ -228,15 +264,17 @@ def known_tables():
 
 
 def tls_options(args: argparse.Namespace) -> tuple[str | None, bool]:
-    """A join's ``--fingerprint`` (normalised; CliError when malformed) and whether it uses
-    TLS (not with ``--no-tls``, which a fingerprint cannot go with)."""
+    """A join's ``--fingerprint`` (checked, CliError when malformed; kept as typed, so that
+    a refusal quotes it as the player gave it) and whether it uses TLS (not with
+    ``--no-tls``, which a fingerprint cannot go with)."""
     fingerprint = getattr(args, "fingerprint", None)
     if fingerprint is not None:
         from pokeroulette_tui.net import tls
         try:
-            fingerprint = tls.normal_fingerprint(fingerprint)
+            tls.normal_fingerprint(fingerprint)
         except ValueError as exc:
             raise CliError(str(exc)) from None
+        fingerprint = fingerprint.strip()
     use_tls = not getattr(args, "no_tls", False)
     if not use_tls and fingerprint:
         raise CliError(_("--fingerprint checks a TLS certificate: it cannot go with --no-tls"))

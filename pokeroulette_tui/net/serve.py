@@ -157,6 +157,7 @@ async def serve(host: TableHost, listen: Listen, *, ready: Callable[[Listen], No
                 break
     finally:
         log.info("closing the table")
+        host.closing = True  # (everyone is let go: no "seat is held" for them)
         await server.close()
 
 
@@ -190,7 +191,8 @@ def host_config(args: argparse.Namespace, rules: RuleSet,
     if not 0 <= args.port <= 65535:
         raise CliError(_("--port must be between 0 and 65535 (0 picks a free port)"))
     bind_problem(getattr(args, "bind", ""))
-    if not 0 <= args.turn_timeout <= 86400:  # (so written, NaN is refused too)
+    turn_timeout = 60.0 if getattr(args, "turn_timeout", None) is None else args.turn_timeout
+    if not 0 <= turn_timeout <= 86400:  # (so written, NaN is refused too)
         raise CliError(_("--turn-timeout must be between 0 (no timer) and 86400 seconds"))
     level = getattr(args, "bot_level", None) or _default_level()
     if level not in LEVELS:
@@ -206,7 +208,7 @@ def host_config(args: argparse.Namespace, rules: RuleSet,
         raise CliError(_("the password must be 1 to {n} characters").format(n=P.MAX_PASSWORD))
     save = getattr(args, "save", None)
     config = HostConfig(rules=rules, password=password or None, seed=getattr(args, "seed", None),
-                        save_path=Path(save) if save else None, turn_timeout=args.turn_timeout,
+                        save_path=Path(save) if save else None, turn_timeout=turn_timeout,
                         delay=delay, hand_pause=pause, bots=args.bots,
                         bot_level=level, headless=bool(args.headless),
                         start_countdown=countdown, lobby_timeout=lobby * 60,
@@ -264,6 +266,18 @@ def _default_level() -> str:
     return "simple" if "simple" in LEVELS else "random"
 
 
+def given_settings(args: argparse.Namespace) -> frozenset[str]:
+    """The table settings (:data:`~pokeroulette_tui.net.host.TABLE_SETTINGS`) this command
+    line gives: a resumed table keeps its saved ones for the others (a flag's default is None,
+    "not given"; ``--allow-hints`` counts only when given)."""
+    flags = {"turn_timeout": "turn_timeout", "delay": "delay", "hand_pause": "result_pause",
+             "bot_level": "bot_level"}
+    given = {field for field, flag in flags.items() if getattr(args, flag, None) is not None}
+    if getattr(args, "allow_hints", False):
+        given.add("allow_hints")
+    return frozenset(given)
+
+
 def make_host(args: argparse.Namespace, rules: RuleSet, admin_token: str | None, *,
               password: str | None = None) -> TableHost:
     config = host_config(args, rules, password)
@@ -274,7 +288,7 @@ def make_host(args: argparse.Namespace, rules: RuleSet, admin_token: str | None,
             check_save_path(Path(args.resume), "--resume")  # read, then written on as play goes
         try:
             host = TableHost.resume(Path(args.resume), config, admin_token=admin_token,
-                                    salvage=True)
+                                    salvage=True, explicit=given_settings(args))
         except SaveError as exc:
             raise CliError(str(exc)) from None
         if host.table is not None and host.table.salvaged:  # said at once: whatever happens

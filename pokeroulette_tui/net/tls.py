@@ -186,7 +186,7 @@ def check_pin(address: str, seen: str, *, expected: str | None,
             raise PinError(_("the table at {address} presents certificate {seen}, not the "
                              "{expected} you gave: refusing to connect (someone may be in the "
                              "middle)").format(address=address, seen=seen,
-                                               expected=normal_fingerprint(expected)))
+                                               expected=expected.strip()))
         if known is not None and known.get(address) != seen:
             known.pin(address, seen)
         return ""
