@@ -107,22 +107,36 @@ class CodeCache:
     def save(self) -> bool:
         """Write the cache if something was added and Python may write bytecode (True: it
         was written)."""
-        if not self.added or self.path is None or sys.dont_write_bytecode:
+        if not self.added or self.path is None:
             return False
-        tmp = f"{self.path}.{os.getpid()}.tmp"
         try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            with open(tmp, "wb") as f:
-                f.write(_MAGIC + marshal.dumps(self.codes))
-            os.replace(tmp, self.path)
-        except (OSError, ValueError):
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+            data = _MAGIC + marshal.dumps(self.codes)
+        except ValueError:
+            return False
+        if not write_beside_bytecode(self.path, data):
             return False
         self.added = 0
         return True
+
+
+def write_beside_bytecode(path: str, data: bytes) -> bool:
+    """Write a cache file where this package's bytecode is kept, in one atomic replace, if
+    Python may write bytecode (True: written; a folder that cannot be written: False)."""
+    if sys.dont_write_bytecode:
+        return False
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        return False
+    return True
 
 
 _installed: CodeCache | None = None

@@ -13,8 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from textual.app import App
-from textual.widgets import Static
+from test_ui_setup import StubApp, text_of  # (the setup tests' start-screen app)
 
 from pokeroulette_tui.engine import journal
 from pokeroulette_tui.engine.rules import PRESETS
@@ -199,23 +198,6 @@ async def test_a_closed_session_lets_another_process_take_the_game():
     assert said == "ready"
 
 
-class StubApp(App):
-    def __init__(self, config: AppConfig) -> None:
-        super().__init__()
-        self.config = config
-        self.opened: list[LocalSession] = []
-
-    def on_mount(self) -> None:
-        from pokeroulette_tui.ui.screens.start import StartScreen
-
-        self.push_screen(StartScreen())
-
-    def open_table(self, session: LocalSession) -> None:
-        self.opened.append(session)
-
-
-def _text(app: App, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).render())
 
 
 async def test_the_start_screen_says_the_game_is_open_elsewhere_and_deals_unsaved():
@@ -226,7 +208,7 @@ async def test_the_start_screen_says_the_game_is_open_elsewhere_and_deals_unsave
         app = StubApp(AppConfig(delay=0))
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            notice = " ".join(_text(app, "#start-notice").split())
+            notice = " ".join(text_of(app, "#start-notice").split())
             assert f"open in another pokeroulette (pid {other.pid})" in notice
             assert "not saved" in notice and "could not be read" not in notice
             assert app.screen.query_one("#new-box").display

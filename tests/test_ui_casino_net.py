@@ -32,14 +32,20 @@ async def wait_for(pilot, pred, timeout: float = 10.0) -> None:
             await step(pilot)
 
 
-async def test_a_network_casino_screen_bets_readies_and_sees_the_other_player(tmp_path):
-    host = CasinoHost(CasinoConfig(table=NAMED["tight"], seed=8, deal_pause=0.05,
-                                   result_pause=30.0))
+async def table_of_two(tmp_path, **config):
+    """A tight casino table served over loopback TLS, and two players' sessions for it
+    (Ana, Bo; not connected yet)."""
+    host = CasinoHost(CasinoConfig(table=NAMED["tight"], seed=8, **config))
     server = Server(host)
     ident = tls.host_identity(tmp_path / "host")
-    _, port = await server.start("127.0.0.1", 0, ssl=tls.server_context(ident))
-    ana = RemoteCasino("127.0.0.1", port, "Ana", tls=True, fingerprint=ident.fingerprint)
-    bo = RemoteCasino("127.0.0.1", port, "Bo", tls=True, fingerprint=ident.fingerprint)
+    __, port = await server.start("127.0.0.1", 0, ssl=tls.server_context(ident))
+    ana, bo = (RemoteCasino("127.0.0.1", port, name, tls=True, fingerprint=ident.fingerprint)
+               for name in ("Ana", "Bo"))
+    return host, server, ana, bo
+
+
+async def test_a_network_casino_screen_bets_readies_and_sees_the_other_player(tmp_path):
+    host, server, ana, bo = await table_of_two(tmp_path, deal_pause=0.05, result_pause=30.0)
     app = CasinoNetApp(ana)
     try:
         async with app.run_test(size=SIZE) as pilot:
@@ -92,12 +98,7 @@ async def test_a_network_casino_screen_bets_readies_and_sees_the_other_player(tm
 async def test_the_ready_line_never_ends_cut_into_the_opposite(tmp_path, width):
     """With the timer running the ready line is too long for 80 columns: the clause about a
     bet making you not ready is left out whole ("… a bet makes you" said the opposite)."""
-    host = CasinoHost(CasinoConfig(table=NAMED["tight"], seed=8, bet_timeout=60.0))
-    server = Server(host)
-    ident = tls.host_identity(tmp_path / "host")
-    _, port = await server.start("127.0.0.1", 0, ssl=tls.server_context(ident))
-    ana = RemoteCasino("127.0.0.1", port, "Ana", tls=True, fingerprint=ident.fingerprint)
-    bo = RemoteCasino("127.0.0.1", port, "Bo", tls=True, fingerprint=ident.fingerprint)
+    host, server, ana, bo = await table_of_two(tmp_path, bet_timeout=60.0)
     app = CasinoNetApp(ana)
     try:
         async with app.run_test(size=(width, 24)) as pilot:

@@ -116,19 +116,12 @@ class RulesCache:
     def save(self) -> bool:
         """Write the file if something was added and Python may write bytecode (True: it
         was written)."""
-        if not self.added or self.path is None or sys.dont_write_bytecode:
+        from pokeroulette_tui.codecache import write_beside_bytecode
+
+        if not self.added or self.path is None:
             return False
-        tmp = f"{self.path}.{os.getpid()}.tmp"
-        try:
-            os.makedirs(os.path.dirname(self.path), exist_ok=True)
-            with open(tmp, "wb") as f:
-                f.write(_magic() + pickle.dumps(self.entries, protocol=pickle.HIGHEST_PROTOCOL))
-            os.replace(tmp, self.path)
-        except (OSError, ValueError, pickle.PicklingError):
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
+        data = _magic() + pickle.dumps(self.entries, protocol=pickle.HIGHEST_PROTOCOL)
+        if not write_beside_bytecode(self.path, data):
             return False
         self.added = 0
         return True
