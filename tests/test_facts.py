@@ -28,7 +28,7 @@ WIRE_KINDS = {"hand_started", "ante", "shuffle", "stock_dealt", "actives_dealt",
               "matched", "betting", "check", "call", "bet", "raise", "fold", "all_in",
               "new_actives", "stock_kept", "stock_to_active", "reshuffle", "matching_over", "cut",
               "hand_dealt", "draw", "drew", "show", "pot_won", "token_lost", "out", "sit_out",
-              "decider", "hand_over", "game_over", "left", "suit_order"}
+              "decider", "hand_over", "game_over", "left", "suit_order", "returned"}
 
 RULES = [RuleSet(), RuleSet(betting="none", stock_to_active=True), PRESETS["draw"],
          RuleSet(variant="draw", betting="each_round", suit_tiebreak=True, min_players=2),

@@ -305,11 +305,11 @@ def test_compaction_keeps_the_totals_and_the_newest_hands(store):
 def test_compaction_happens_on_its_own_when_the_file_grows(store, monkeypatch):
     from pokeroulette_tui.engine import stats_store
 
-    monkeypatch.setattr(stats_store, "COMPACT_BYTES", 6000)
+    monkeypatch.setattr(stats_store, "COMPACT_BYTES", 5000)
     table, spy = new_table(PRESETS["classic"], humans=[0], seed=6), Results()
     play(table, TableSession(table, [0]), StatsRecorder(store), spy=spy)
     assert len(spy.results) > 5
-    assert store.path("Ana").stat().st_size <= 6000 + 3000
+    assert store.path("Ana").stat().st_size <= 5000 + 3000
     assert '"kind":"totals"' in store.path("Ana").read_text()
     assert store.load("Ana").tally().hands == len(spy.results)
 

@@ -290,6 +290,11 @@ class PotWon(Event, wire="pot_won"):
     """A pot of ``amount`` went to ``seat`` (the first of its winners)."""
 
 
+class BetReturned(Event, wire="returned"):
+    """``amount`` that nobody matched (the others all in for less) went back to ``seat``:
+    no pot, nobody won it."""
+
+
 class TokenLost(Event, wire="token_lost"):
     """``seat`` lost one forfeit token."""
 

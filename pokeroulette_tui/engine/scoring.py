@@ -6,8 +6,8 @@ from typing import Any
 
 from pokeroulette_tui.engine import betting
 from pokeroulette_tui.engine.cards import Card, suit_words
-from pokeroulette_tui.engine.events import (DeciderCalled, Event, GameOver, HandOver, HandShown,
-                                            PlayerOut, PotWon, SatOut, TokenLost)
+from pokeroulette_tui.engine.events import (BetReturned, DeciderCalled, Event, GameOver, HandOver,
+                                            HandShown, PlayerOut, PotWon, SatOut, TokenLost)
 from pokeroulette_tui.engine.hands import HandValue, evaluate, suit_key
 from pokeroulette_tui.engine.i18n import _, ngettext
 from pokeroulette_tui.engine.result import HandResult, PotResult, ShownHand
@@ -87,6 +87,8 @@ def finish_hand(state: GameState) -> list[Event]:
                                 cards=shown[i], hand_no=h))
     pot_results: list[PotResult] = []
     if state.rules.uses_chips:
+        if not by_fold:
+            ev.extend(return_uncalled(state))
         for amount, eligible in betting.pots(state):
             if by_fold:
                 winners = [live[0]] if live[0] in eligible or not eligible else eligible
@@ -137,6 +139,7 @@ def finish_hand(state: GameState) -> list[Event]:
         for i, s in enumerate(state.seats):
             if s.status == PLAYING and s.chips == 0:
                 s.status = OUT
+                s.out_hand, s.out_score = h, state.hand_start_chips.get(i, 0)
                 ev.append(PlayerOut(_("{name} is out of chips").format(name=s.name), seat=i, hand_no=h))
     hands = tuple(ShownHand(
         seat=i, cards=v.cards, name=v.describe(), category=v.category.name, shown=shown[i],
@@ -153,6 +156,25 @@ def finish_hand(state: GameState) -> list[Event]:
     ev.append(HandOver(_("Hand {n} is over").format(n=h), hand_no=h))
     ev.extend(check_game_over(state))
     return ev
+
+
+def return_uncalled(state: GameState) -> list[Event]:
+    """Give back the part of the biggest contribution nobody matched (the others all in for
+    less): it was never contested, so no hand wins it (RULES.md §4). Returns the event that
+    says so, or nothing when every chip in was matched."""
+    if not state.seats:
+        return []
+    top = max(range(state.n), key=lambda i: state.seats[i].contributed)
+    s = state.seats[top]
+    second = max((o.contributed for j, o in enumerate(state.seats) if j != top), default=0)
+    excess = s.contributed - second
+    if excess <= 0 or not s.live:  # (a leaver's unmatched chips stay in as dead money)
+        return []
+    s.contributed -= excess
+    s.chips += excess
+    # TRANSLATORS: chips that nobody called go back to the player who put them in
+    return [BetReturned(_("{amount} uncalled, returned to {name}").format(
+        amount=excess, name=s.name), seat=top, amount=excess, hand_no=state.hand_no)]
 
 
 def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int],
@@ -204,6 +226,7 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
     state.decider = None
     for i in losers:
         s = state.seats[i]
+        before = s.tokens  # (what the seat began this hand with)
         if s.tokens > 0:
             s.tokens -= 1
             ev.append(TokenLost(_("{name} {why} and loses one of their {token_name} ({n} left)").format(
@@ -211,6 +234,7 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
                 hand_no=h))
         elif s.last_life:
             s.status = OUT
+            s.out_hand, s.out_score = h, before
             ev.append(PlayerOut(_("{name} {why} on a last life and is out").format(name=s.name, why=why),
                                 seat=i, hand_no=h))
             continue
@@ -225,6 +249,7 @@ def _forfeit(state: GameState, keys: dict[int, tuple[Any, ...]], live: list[int]
                                  seat=i, hand_no=h))
             else:
                 s.status = OUT
+                s.out_hand, s.out_score = h, before
                 ev.append(PlayerOut(_("{name} has no {token_name} left and is out").format(
                                         name=s.name, token_name=token_words(r)),
                                     seat=i, hand_no=h))
@@ -259,15 +284,30 @@ def check_game_over(state: GameState) -> list[Event]:
     return [GameOver(_("Game over: {reason}").format(reason=reason), hand_no=state.hand_no)]
 
 
+def standing_key(p: Any, forfeit: bool) -> tuple[int, int, int]:
+    """Where a seat (a :class:`~pokeroulette_tui.engine.state.Seat` or a view's player: the
+    same fields) stands at the end, as a key that sorts best last (RULES.md §5): players
+    still in, by chips (tokens under forfeit scoring); then those who are out, the latest
+    out first, and of those out in the same hand the one who began it with more; players
+    who left the table last, by what they left with. Equal keys share a place."""
+    if p.status == PLAYING:
+        return (2, p.tokens if forfeit else p.chips + p.contributed, 0)
+    if p.status == OUT:
+        return (1, p.out_hand, p.out_score)
+    return (0, p.tokens if forfeit else p.chips + p.contributed, 0)
+
+
+def ranked(players: list[tuple[int, Any]], forfeit: bool) -> list[tuple[int, int, Any]]:
+    """``(seat, player)`` pairs best first as ``(place, seat, player)``: equal standings share
+    a place (1, 2, 2, 4 …); within one the seats keep their order."""
+    keys = {i: standing_key(p, forfeit) for i, p in players}
+    order = sorted(players, key=lambda ip: keys[ip[0]], reverse=True)
+    return [(1 + sum(k > keys[i] for k in keys.values()), i, p) for i, p in order]
+
+
 def standings(state: GameState) -> list[dict[str, Any]]:
-    """Seats best first: by chips (chip scoring) or tokens, leavers last."""
+    """Seats best first (:func:`standing_key`), each with its ``place`` (shared when equal)."""
     forfeit = state.rules.scoring == "forfeit"
-
-    def key(i: int) -> tuple[int, int, int]:
-        s = state.seats[i]
-        score = s.tokens if forfeit else s.chips + s.contributed
-        return (s.status != LEFT, s.status == PLAYING, score)
-
-    order = sorted(range(state.n), key=key, reverse=True)
-    return [{"seat": i, "name": state.name(i), "chips": state.seats[i].chips + state.seats[i].contributed,
-             "tokens": state.seats[i].tokens, "status": state.seats[i].status} for i in order]
+    return [{"seat": i, "name": s.name, "chips": s.chips + s.contributed, "tokens": s.tokens,
+             "status": s.status, "place": place}
+            for place, i, s in ranked(list(enumerate(state.seats)), forfeit)]

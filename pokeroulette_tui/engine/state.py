@@ -25,6 +25,8 @@ class Seat:
     last_life: bool = False
     sit_out_hands: int = 0
     is_bot: bool = False
+    out_hand: int = 0  # the hand the seat went out in (0: still in, or out in an older save)
+    out_score: int = 0  # its chips (tokens under forfeit scoring) at the start of that hand
     # this hand
     in_hand: bool = False
     folded: bool = False

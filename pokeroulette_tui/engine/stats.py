@@ -230,17 +230,11 @@ def standing_place(view: SeatView, seat: int) -> tuple[int, bool]:
     """``seat``'s place in the final standings (equal scores share it) and whether that is
     a win (first, and not left the table).
 
-    Same order as ``engine.scoring.standings``: players still in before those out, leavers
-    last, then by chips (or tokens under forfeit scoring)."""
-    forfeit = view.rules.scoring == "forfeit"
+    The order of ``engine.scoring.standings`` (:func:`engine.scoring.ranked`)."""
+    from pokeroulette_tui.engine.scoring import ranked
 
-    def key(i: int) -> tuple[int, int, int]:
-        p = view.players[i]
-        return (p.status != "left", p.status == "playing",
-                p.tokens if forfeit else p.chips + p.contributed)
-
-    mine = key(seat)
-    place = 1 + sum(1 for i in range(len(view.players)) if key(i) > mine)
+    place = next(pl for pl, i, __ in ranked(list(enumerate(view.players)),
+                                             view.rules.scoring == "forfeit") if i == seat)
     return place, place == 1 and view.players[seat].status != "left"
 
 

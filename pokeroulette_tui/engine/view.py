@@ -42,6 +42,10 @@ class PlayerView:
     sit_out_hands: int
     shown: bool
     won: int
+    out_hand: int = 0
+    """The hand the seat went out in (0: not out, or not known)."""
+    out_score: int = 0
+    """Its chips (tokens under forfeit scoring) at the start of the hand it went out in."""
 
 
 @dataclass(frozen=True)
@@ -182,7 +186,7 @@ def player_view(state: GameState, i: int, viewer: int | None) -> PlayerView:
         "stock_public": tuple(s.stock_public), "actives": actives, "actives_up": s.actives_up,
         "added": tuple(s.added), "reason": s.reason, "hand": hand, "drawn": s.drawn,
         "last_life": s.last_life, "sit_out_hands": s.sit_out_hands, "shown": s.shown,
-        "won": s.won})
+        "won": s.won, "out_hand": s.out_hand, "out_score": s.out_score})
 
 
 _dealer_to_act: Any = None

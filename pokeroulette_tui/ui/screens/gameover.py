@@ -30,7 +30,8 @@ def standings_table(view: SeatView) -> RichTable:
     if forfeit:
         table.add_column(plain(token_words(view.rules).capitalize()), justify="right")
     table.add_column(_("Status"))
-    for place, row in enumerate(standings(view), start=1):
+    for row in standings(view):
+        place = row["place"]
         cells = [str(place), plain(row["name"])]
         if view.rules.uses_chips:
             cells.append(str(row["chips"]))

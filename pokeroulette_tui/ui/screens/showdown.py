@@ -20,8 +20,8 @@ from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.i18n import N_, _
-from pokeroulette_tui.engine.events import (DeciderCalled, Event, Folded, GameOver, HandShown,
-                                            PlayerOut, PotWon, SatOut, TokenLost)
+from pokeroulette_tui.engine.events import (BetReturned, DeciderCalled, Event, Folded, GameOver,
+                                            HandShown, PlayerOut, PotWon, SatOut, TokenLost)
 from pokeroulette_tui.engine.result import HandResult as EngineResult
 from pokeroulette_tui.engine.result import ShownHand as EngineHand
 from pokeroulette_tui.engine.view import SeatView
@@ -57,6 +57,8 @@ class HandResult:
     shown: list[ShownHand] = field(default_factory=list)
     winners: set[int] = field(default_factory=set)
     pots: list[str] = field(default_factory=list)
+    returned: list[str] = field(default_factory=list)
+    """Chips nobody called, given back (no pot, nobody won them)."""
     tokens: list[str] = field(default_factory=list)
     folded: list[str] = field(default_factory=list)
     game_over: str = ""
@@ -90,6 +92,8 @@ class HandResult:
                 out.pots.append(e.text)
                 if e.seat is not None:
                     pot_winners.add(e.seat)
+            elif isinstance(e, BetReturned):
+                out.returned.append(e.text)
             elif isinstance(e, _TOKEN_EVENTS):
                 out.tokens.append(e.text)
             elif isinstance(e, Folded) and e.seat is not None:
@@ -136,6 +140,8 @@ def result_text(res: HandResult, *, four_color: bool = False) -> Text:
         out.append(_("Folded: {names}").format(names=", ".join(res.folded)) + "\n", style="italic")
     for line in res.pots:
         out.append("• " + line + "\n", style="bold")
+    for line in res.returned:
+        out.append("• " + line + "\n", style="italic")
     for line in res.tokens:
         out.append("• " + line + "\n")
     if res.game_over:

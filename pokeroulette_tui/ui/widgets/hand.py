@@ -6,12 +6,13 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual import events
+from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
 from pokeroulette_tui.engine.cards import Card
-from pokeroulette_tui.engine.i18n import _
+from pokeroulette_tui.engine.i18n import _, language
 from pokeroulette_tui.engine.phase import BETWEEN_HANDS, Phase
 from pokeroulette_tui.engine.roulette import reason_words
 from pokeroulette_tui.engine.view import SeatView
@@ -35,8 +36,9 @@ class Zone:
 
 
 def prompt_text(view: SeatView, *, hot_seat: bool, selected: frozenset[int] = frozenset(),
-                cut: int = 0) -> Text:
-    """One line: what this viewer may do now, or who the table waits for."""
+                cut: int = 0, width: int | None = None) -> Text:
+    """One line: what this viewer may do now, or who the table waits for (for the public
+    view or a spectator, on a second line when the two do not fit in ``width``)."""
     out = Text()
     if view.game_over:
         out.append(_("Game over:") + " ", style="bold")
@@ -47,7 +49,11 @@ def prompt_text(view: SeatView, *, hot_seat: bool, selected: frozenset[int] = fr
             out.append(_("Public view: private cards stay hidden until a player takes the seat."))
         else:
             out.append(_("Watching: only public cards are shown."))
-        _append_waiting(out, view)
+        waiting = Text()
+        _append_waiting(waiting, view)
+        if width is not None and out.cell_len + waiting.cell_len > width:
+            waiting = Text("\n").join([Text(), waiting[1:]])  # (without its leading space)
+        out.append_text(waiting)
         return out
     if not view.my_turn:
         if view.phase == Phase.HAND_OVER:
@@ -74,7 +80,7 @@ def prompt_text(view: SeatView, *, hot_seat: bool, selected: frozenset[int] = fr
         out.append(_("One new active"), style="bold reverse")
         n = len(me.stock)
         keys = "1" if n == 1 else f"1-{n}" if n < 10 else "1-9, 0"
-        out.append("  " + _("{keys} or click: move that stock card to active · k keep the stock")
+        out.append("  " + _("{keys}/click: move a stock card to active · k keep the stock")
                    .format(keys=keys))
     elif view.phase == Phase.CUT:
         out.append(_("Your cut"), style="bold reverse")
@@ -116,7 +122,7 @@ def panel_title(view: SeatView, *, hot_seat: bool) -> str:
 def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: frozenset[int] = frozenset(),
                   cut: int = 0, four_color: bool = False, big: bool = False) -> tuple[Text, list[Zone]]:
     """The panel's text and its clickable zones; ``big``: five-line faces where they fit."""
-    prompt = prompt_text(view, hot_seat=hot_seat, selected=selected, cut=cut)
+    prompt = prompt_text(view, hot_seat=hot_seat, selected=selected, cut=cut, width=width)
     me = view.me
     zones: list[Zone] = []
     if me is None:
@@ -271,16 +277,40 @@ class HandPanel(Widget):
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self._zones: list[Zone] = []
+        self._made: tuple[tuple[object, ...], Text, list[Zone]] | None = None
+
+    def _content(self, width: int) -> tuple[Text, list[Zone]]:
+        """The panel's text and zones laid out for ``width`` columns of content."""
+        view = self.view
+        assert view is not None
+        key = (view, max(20, width), self.selected, self.cut, self.hot_seat, self.four_color,
+               self.big, language())
+        made = self._made
+        if made is not None and made[0][0] is view and made[0][1:] == key[1:]:
+            return made[1].copy(), list(made[2])  # (the height was measured with this text)
+        text, zones = panel_content(
+            view, hot_seat=self.hot_seat, width=max(20, width), selected=self.selected,
+            cut=self.cut, four_color=self.four_color, big=self.big)
+        text.no_wrap = True
+        text.overflow = "ellipsis"
+        self._made = (key, text.copy(), list(zones))
+        return text, zones
 
     def render(self) -> Text:
         if self.view is None:
             return Text("")
-        text, self._zones = panel_content(
-            self.view, hot_seat=self.hot_seat, width=max(20, self.content_size.width),
-            selected=self.selected, cut=self.cut, four_color=self.four_color, big=self.big)
-        text.no_wrap = True
-        text.overflow = "ellipsis"
+        text, self._zones = self._content(self.content_size.width)
         return text
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The lines of the panel laid out for ``width``: the width the layout gives it now,
+        not the one it had (:meth:`render` uses the widget's size, which is still the old
+        one while the height is measured: after the table was away, below 80×24, that was
+        no width at all, compact faces were measured and the boxed ones drawn cut)."""
+        if not width or self.view is None:
+            return super().get_content_height(container, viewport, width)
+        text, __ = self._content(width)
+        return len(text.plain.split("\n"))
 
     def watch_view(self, view: SeatView | None) -> None:
         self.border_title = Text(panel_title(view, hot_seat=self.hot_seat)) if view is not None else None

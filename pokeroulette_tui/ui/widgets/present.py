@@ -19,6 +19,7 @@ from pokeroulette_tui.engine.hands import HandValue, evaluate
 from pokeroulette_tui.engine.i18n import N_, _, ngettext, pgettext
 from pokeroulette_tui.engine.result import positions_of
 from pokeroulette_tui.engine.roulette import reason_words
+from pokeroulette_tui.engine.scoring import ranked
 from pokeroulette_tui.engine.phase import BETWEEN_HANDS, Phase
 from pokeroulette_tui.engine.view import PlayerView, SeatView
 from pokeroulette_tui.ui.renderables import BOX_WIDTH, boxed_row, card_text, cards_text
@@ -353,17 +354,13 @@ def total_pot(view: SeatView) -> int:
 
 
 def standings(view: SeatView) -> list[dict[str, Any]]:
-    """Seats best first, like ``engine.scoring.standings`` but from a view: by chips or
-    tokens, players still in before those out, leavers last."""
+    """Seats best first, as ``engine.scoring.standings`` orders them (the same key, from the
+    view's players): players still in by chips or tokens, then those out, the latest out
+    first, leavers last; each with its ``place`` (equal standings share one)."""
     forfeit = view.rules.scoring == "forfeit"
-
-    def key(p: PlayerView) -> tuple[int, int, int]:
-        score = p.tokens if forfeit else p.chips + p.contributed
-        return (p.status != "left", p.status == "playing", score)
-
-    order = sorted(view.players, key=key, reverse=True)
     return [{"seat": p.seat, "name": p.name, "chips": p.chips + p.contributed, "tokens": p.tokens,
-             "status": p.status} for p in order]
+             "status": p.status, "place": place}
+            for place, __, p in ranked([(p.seat, p) for p in view.players], forfeit)]
 
 
 def phase_text(view: SeatView) -> str:

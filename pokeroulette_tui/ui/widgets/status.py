@@ -41,33 +41,53 @@ def fairness_badge(summary: str) -> Text:
 
 
 def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None,
-                fairness: str = "", armed: str = "") -> Text:
+                fairness: str = "", armed: str = "", width: int | None = None) -> Text:
     """One line: hand, phase, who is to act (and how long is left), whose eyes, in network
-    play the deck check, and what is ``armed`` (a pre-action, skipping to your turn)."""
-    out = Text()
-    if view.hand_no:
-        out.append(_("Hand {n}").format(n=view.hand_no), style="bold")
-        out.append(" · ")
-    out.append(phase_text(view))
+    play the deck check, and what is ``armed`` (a pre-action, skipping to your turn).
+
+    With ``width``, parts the rest of the screen also says are left out whole, one after
+    another, until the line fits: whose eyes (the cards panel's title says it), then the
+    phase and the hand (the centre shows both). Who is to act, the time left, the deck
+    check and what is armed always stay.
+    """
+    hand = Text(_("Hand {n}").format(n=view.hand_no), style="bold") if view.hand_no else None
+    phase = Text(phase_text(view))
+    turn = None
     if view.to_act is not None and not view.dealer_step and not view.game_over:
-        out.append(" · ")
-        out.append_text(styled(_("{name} to act"),
-                               name=Text(view.players[view.to_act].name, style="bold")))
+        turn = styled(_("{name} to act"), name=Text(view.players[view.to_act].name, style="bold"))
         if seconds_left is not None:
-            out.append(" " + _("({n}s left)").format(n=seconds_left), style="bold")
+            turn.append(" " + _("({n}s left)").format(n=seconds_left), style="bold")
+    eyes = None
     if view.seat is None:
-        out.append("  " + (_("[public view]") if hot_seat else _("[watching]")), style="italic")
+        eyes = Text(_("[public view]") if hot_seat else _("[watching]"), style="italic")
     elif hot_seat:  # one player at this terminal: whose eyes goes without saying
-        out.append("  ")
-        out.append_text(styled(_("seen by {name}"),
-                               name=Text(view.players[view.seat].name, style="bold")))
-    badge = fairness_badge(fairness)
-    if badge:
-        out.append("  ")
-        out.append_text(badge)
-    if armed:
-        out.append("  ")
-        out.append(f"▶ {armed}", style="bold reverse")
+        eyes = styled(_("seen by {name}"), name=Text(view.players[view.seat].name, style="bold"))
+    badge = fairness_badge(fairness) or None
+    mark = Text(f"▶ {armed}", style="bold reverse") if armed else None
+
+    def line(*, show_eyes: bool = True, show_phase: bool = True, show_hand: bool = True) -> Text:
+        out = Text()
+        head = [t for t, shown in ((hand, show_hand), (phase, show_phase), (turn, True))
+                if t is not None and shown]
+        for k, t in enumerate(head):
+            if k:
+                out.append(" · ")
+            out.append_text(t)
+        for t in (eyes if show_eyes else None, badge, mark):
+            if t is not None:
+                if out.cell_len:
+                    out.append("  ")
+                out.append_text(t)
+        return out
+
+    out = line()
+    if not width or out.cell_len <= width:
+        return out
+    for less in ({"show_eyes": False}, {"show_eyes": False, "show_phase": False},
+                 {"show_eyes": False, "show_phase": False, "show_hand": False}):
+        out = line(**less)
+        if out.cell_len <= width:
+            break
     return out
 
 
@@ -100,4 +120,5 @@ class StatusLine(Widget):
         left = None
         if self.deadline is not None:
             left = max(0, round(self.deadline - asyncio.get_running_loop().time()))
-        return status_text(self.view, self.hot_seat, left, self.fairness, self.armed)
+        return status_text(self.view, self.hot_seat, left, self.fairness, self.armed,
+                           width=self.content_size.width or None)
