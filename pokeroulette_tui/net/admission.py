@@ -180,8 +180,11 @@ class Admission(HostParts):
         conn.deltas = h.deltas
         if h.spectate:
             mine = conn.account.uid if conn.account is not None else None
-            taken = next((p.name for p in self.players if P.same_name(p.name, conn.name)
-                          and (mine is None or p.uid != mine)), None)  # (your own seat's ok)
+            # (your own account's seat is fine, and so is a seat whose player left: that
+            # player may watch under their own name)
+            taken = next((p.name for i, p in enumerate(self.players)
+                          if P.same_name(p.name, conn.name) and (mine is None or p.uid != mine)
+                          and not (self.started and self._left(i))), None)
             if taken is not None:
                 raise P.ProtocolError(_("{name} is seated at this table: watch under another "
                                         "name").format(name=taken), fatal=True)

@@ -170,6 +170,9 @@ class RemoteSession(Session):
         self.verifier = DeckVerifier()
         self.fairness = _("deck check: waiting for the first hand")
         self.connected = False
+        # while not connected in a game: what the table screen says on a line of its own
+        # ("Connection lost: reconnecting…", or why it ended); "" when connected
+        self.link_note = ""
         self.game_started = False
         self._unreadable: set[str] = set()  # message types said unreadable on this connection
         self._view: SeatView | None = None
@@ -181,6 +184,9 @@ class RemoteSession(Session):
         self._history: list[bytes] = []
         self._hand: list[Event] = []
         self._updates: asyncio.Queue[Update] = asyncio.Queue()
+        # events on that queue not yet taken: they are in the history already
+        # (history_before_updates leaves them out)
+        self._queued_events = 0
         self._lobby_q: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._ids = 0
@@ -195,6 +201,9 @@ class RemoteSession(Session):
         self.keepalive = 60.0  # seconds between pings
         self.history_more = False  # the host has older hands (ask with more_history())
         self._page: asyncio.Future[None] | None = None
+        # leaving in a game: resolved once the host made this connection a spectator's
+        # and sent its public view (:meth:`leave`)
+        self._watching: asyncio.Future[None] | None = None
 
     # -- connecting -----------------------------------------------------------------
     async def connect(self) -> dict[str, Any]:
@@ -374,6 +383,7 @@ class RemoteSession(Session):
         self._pending.clear()
 
     async def _reconnect(self, reason: str) -> bool:
+        self.link_note = _("Connection lost: reconnecting…")
         self._note(_("Connection lost ({why}); reconnecting…").format(why=reason))
         last = ""
         for delay in self.retry_delays:
@@ -387,7 +397,9 @@ class RemoteSession(Session):
                 if not exc.retry:
                     break  # refused, or someone else listens there: trying again will not help
                 continue
-            self._note(_("Reconnected: your seat, stack and cards are as you left them"))
+            self.link_note = ""
+            self._note(_("Reconnected: your seat, stack and cards are as you left them")
+                       if self.seat is not None else _("Reconnected: watching the table"))
             return True
         self._finish(_("could not reconnect: {why}").format(why=last or reason))
         return False
@@ -397,6 +409,10 @@ class RemoteSession(Session):
             return
         self._closed = True
         self.connected = False
+        if not self._closing:  # (not when this terminal closed it)
+            self.link_note = _("Disconnected ({why}): press q to quit").format(why=note)
+        if self._watching is not None and not self._watching.done():
+            self._watching.set_result(None)
         self._updates.put_nowait(Update(note=note, closed=True))
         self._lobby_q.put_nowait({"type": "closed", "reason": note})
 
@@ -449,6 +465,17 @@ class RemoteSession(Session):
 
     def _on_bye(self, m: M.Bye, msg: dict[str, Any]) -> bool:
         return False
+
+    def _on_welcome(self, m: M.Welcome, msg: dict[str, Any]) -> bool:
+        """A welcome after the first: the host says what this connection is now. Having
+        left a game, it is a spectator's: no seat, public views only (its next state is
+        whole), and a reconnection watches under the same name."""
+        if m.seat is None and m.spectator and self.seat is not None:
+            self.seat, self.local_seats, self.spectate = None, (), True
+            self.token = None  # (the seat is gone: a token takes nothing back)
+            self.welcome = msg
+            self._serial = self._view_wire = None
+        return True
 
     def _on_lobby(self, m: M.Lobby, msg: dict[str, Any]) -> bool:
         self.lobby = msg  # (as sent: the lobby screen reads it)
@@ -545,9 +572,12 @@ class RemoteSession(Session):
             self._started.set()
             self._lobby_q.put_nowait({"type": "started"})
         over = any(e.kind == "hand_over" for e in events)
+        self._queued_events += len(events)
         self._updates.put_nowait(Update(events=events, note="\n".join(notes),
                                         deadline=self.deadline,
                                         result=view.result if over else None))
+        if view.seat is None and self._watching is not None and not self._watching.done():
+            self._watching.set_result(None)  # (the view a leaver watches with)
         return True
 
     def _add_to_history(self, events: tuple[Event, ...]) -> None:
@@ -563,7 +593,7 @@ class RemoteSession(Session):
     _handlers: ClassVar[dict[type, Callable[..., bool]]] = {
         M.State: _on_state, M.StateDelta: _on_delta, M.Commit: _on_commit, M.Lobby: _on_lobby,
         M.History: _on_history, M.ChatLine: _on_chat, M.Notice: _on_notice, M.Ack: _on_ack,
-        M.Error: _on_error, M.Bye: _on_bye,
+        M.Error: _on_error, M.Bye: _on_bye, M.Welcome: _on_welcome,
     }
 
     # -- sending --------------------------------------------------------------------------
@@ -611,11 +641,31 @@ class RemoteSession(Session):
         await self.request(lambda ref: M.Act(id=ref, version=version, action=data))
 
     def updates(self) -> AsyncIterator[Update]:
-        return queued_updates(self._updates)
+        return self._taken(queued_updates(self._updates))
+
+    async def _taken(self, updates: AsyncIterator[Update]) -> AsyncIterator[Update]:
+        async for update in updates:
+            self._queued_events = max(0, self._queued_events - len(update.events))
+            yield update
 
     def history(self) -> list[list[Event]]:
         hands = [unpack_hand(blob) for blob in self._history]
         return hands + [list(self._hand)] if self._hand else hands
+
+    def history_before_updates(self) -> list[list[Event]]:
+        """:meth:`history` but for the events still waiting in :meth:`updates`: what a
+        screen that is about to read the updates shows first (the table screen opening
+        while the game goes on), so that it shows each event once."""
+        hands = self.history()
+        waiting = self._queued_events
+        while waiting and hands:
+            last = hands[-1]
+            cut = min(waiting, len(last))
+            del last[len(last) - cut:]
+            waiting -= cut
+            if not last:
+                hands.pop()
+        return hands
 
     async def start(self) -> None:
         """Nothing to do: the host starts a network game from the lobby."""
@@ -681,11 +731,28 @@ class RemoteSession(Session):
         await self._send(M.Back().to_wire())
 
     async def leave(self) -> None:
-        """Leave the table for good (the seat folds and is out); then disconnect."""
-        self._left = True
-        with contextlib.suppress(IllegalAction):
-            await self._send(M.Leave().to_wire())
-        await self.close()
+        """Leave the table for good (the seat folds and is out). In the lobby this
+        disconnects. In a game the connection stays, a spectator's (as at a local table,
+        the game goes on and you may watch it): this returns once the host's public view
+        has come, so the screen never shows the seat's view again. A host that closes the
+        connection instead (an older one) ends the session."""
+        if not self.game_started or self.seat is None:
+            self._left = True
+            with contextlib.suppress(IllegalAction):
+                await self._send(M.Leave().to_wire())
+            await self.close()
+            return
+        self._watching = asyncio.get_running_loop().create_future()
+        await self._send(M.Leave().to_wire())  # (not connected: IllegalAction, still seated)
+        try:
+            await asyncio.wait_for(asyncio.shield(self._watching), self.act_timeout)
+        except asyncio.TimeoutError:
+            if self.seat is not None:  # (else it left: its public view is on the way)
+                raise IllegalAction(_("the table did not answer in time")) from None
+        finally:
+            self._watching = None
+        if self._closed:  # the host closed the connection rather than keep a watcher
+            self._left = True
 
     async def kick(self, seat: int) -> None:
         """Lobby only, for the table's leader: take a seat back from someone (or a bot)."""

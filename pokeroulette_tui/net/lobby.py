@@ -34,8 +34,9 @@ class Lobby(HostParts):
     def started(self) -> bool:
         return self.table is not None
 
-    def start_problem(self) -> str:
-        """Why the game cannot start now, and how to fix it ("" when it can)."""
+    def start_problem(self, starter: Player | None = None, you: Player | None = None) -> str:
+        """Why the game cannot start now, and how to fix it ("" when it can). ``starter``,
+        the leader asking to start, counts as ready; ``you``, the reader, is "you"."""
         if self.started:
             return _("the game has started")
         n, low, high = len(self.players), self.rules.fewest_players, self.rules.max_players
@@ -53,9 +54,13 @@ class Lobby(HostParts):
                                                              least=max(2, n))
         if n > high:
             return _("these rules seat at most {high} players").format(high=high)
-        waiting = [p.name for p in self.humans() if not (p.ready or p.host)]
+        waiting = [p for p in self.humans() if not (p.ready or p.host or p is starter)]
+        names = ", ".join(p.name for p in waiting if p is not you)
+        if you is not None and you in waiting:
+            return _("waiting for you and {names} to be ready").format(names=names) if names \
+                else _("waiting for you to be ready")
         if waiting:
-            return _("waiting for {names} to be ready").format(names=", ".join(waiting))
+            return _("waiting for {names} to be ready").format(names=names)
         return ""
 
     def leader(self) -> Player | None:
@@ -85,9 +90,18 @@ class Lobby(HostParts):
             rules_text=rules_text, min_players=self.rules.fewest_players,
             max_players=self.rules.max_players, turn_timeout=self.config.turn_timeout,
             headless=self.config.headless, bot_level=self.config.bot_level,
-            start_problem=self.start_problem(), leader=self.seat_of(self.leader()),
+            start_problem=self._start_problem_for(conn), leader=self.seat_of(self.leader()),
             starts_in=None if self.start_at is None
             else round(max(0.0, self.start_at - self.clock), 3)).to_wire()
+
+    def _start_problem_for(self, conn: Conn) -> str:
+        """``start_problem`` as one connection reads it: for the leader, what stops its
+        ``start`` (its own readiness does not: starting is being ready); for the others what
+        stops the game, their own part said to them as "you"."""
+        leader = self.leader()
+        if conn.player is not None and conn.player is leader:
+            return self.start_problem(starter=leader)
+        return self.start_problem(you=conn.player)
 
     def _rules_wire(self) -> tuple[dict[str, Any], list[str]]:
         """The rules as the lobby sends them, made once per rule set (shared: never mutate)."""
@@ -158,9 +172,12 @@ class Lobby(HostParts):
             + self._lobby_all() + self._maybe_autostart(now)
 
     def _on_start(self, conn: Conn, msg: M.Start, now: float) -> list[Out]:
-        problem = self.start_problem()
+        """The leader starts at once: asking to start is being ready (the others must be)."""
+        problem = self.start_problem(starter=conn.player)
         if problem:
             raise P.ProtocolError(_("cannot start: {reason}").format(reason=problem))
+        if conn.player is not None:
+            conn.player.ready = True
         return self._start(now)
 
     def _maybe_autostart(self, now: float) -> list[Out]:
@@ -214,7 +231,6 @@ class Lobby(HostParts):
         self._adopt(table, now)
         table.autosave()  # the first checkpoint
         self._wake(self.driver.next_auto)
-        log.info("game started: %s", ", ".join(p.name for p in self.players))
         out = self._notice(_("The game starts: {names}").format(
             names=", ".join(p.name for p in self.players)))
         out += self._lobby_all()

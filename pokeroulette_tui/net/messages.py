@@ -797,6 +797,7 @@ HOST_SENTENCES: tuple[str, ...] = (
     N_("Time ran out for {name}: cut ({n} of {limit} before sitting out)"),
     N_("Time ran out for {name}: discard ({n} of {limit} before sitting out)"),
     N_("Time ran out for {name} ({n} of {limit} before sitting out)"),
+    N_("Time ran out for {name}: stand pat ({n} of {limit} before sitting out)"),
     # why a game ended, inside "Game over: {reason}" (engine/scoring.py)
     N_("{name} wins the game"),
     N_("no players are left"),
@@ -807,6 +808,8 @@ HOST_SENTENCES: tuple[str, ...] = (
     N_("nobody is seated"),
     N_("these rules seat at most {high} players"),
     N_("waiting for {names} to be ready"),
+    N_("waiting for you to be ready"),
+    N_("waiting for you and {names} to be ready"),
 )
 """The sentences a host sends most often, as the source writes them (English). A host makes
 its messages in its own language; a client that gets one of these in any language the game

@@ -170,6 +170,9 @@ class Seats(HostParts):
             if p.uid is not None:
                 raise P.ProtocolError(_("the name {name} belongs to an account of this "
                                         "machine").format(name=p.name), fatal=True)
+            if self.started and self._left(self.seat_of(p)):  # (with a token or without)
+                raise P.ProtocolError(_("you left this table; join with --spectate to watch"),
+                                      fatal=True)
             if P.token_matches(token, p.token_digest) or (conn.admin and p.host):
                 old = p.cid
                 self._take_back(p, conn)

@@ -11,6 +11,7 @@ from pokeroulette_tui.driver import BotJob
 from pokeroulette_tui.engine.actions import (
     Action,
     Advance,
+    Discard,
     IllegalAction,
     Leave,
     StartHand,
@@ -41,6 +42,10 @@ TIMED_OUT: dict[str, str] = {
 }
 """What the others are told when the turn timer played for a seat, by the kind of action it
 played (a whole sentence each: the action's words sit differently in each language)."""
+
+STOOD_PAT = N_("Time ran out for {name}: stand pat ({n} of {limit} before sitting out)")
+"""… when it played a draw that exchanges nothing (what the timer plays at the draw): the
+seat stood pat, whatever card was picked on its screen."""
 
 
 class Turns(HostParts):
@@ -98,20 +103,35 @@ class Turns(HostParts):
         return self._notice(_("{name} is back").format(name=conn.player.name)) + self._lobby_all()
 
     def _on_leave(self, conn: Conn, msg: M.Leave | M.Act, now: float) -> list[Out]:
+        """Leaving. In the lobby (or a spectator leaving) the connection is closed. In a game
+        the seat folds and is out, and the connection stays as a spectator's, as a local
+        table goes on for whoever left: a new ``welcome`` (no seat) and from then on the
+        public view only."""
         player = conn.player
-        conn.closing = True
         conn.player = None
-        out = [Out(conn.cid, M.Bye(_("you left the table")).to_wire(), close=True)]
-        if player is None:
-            return out
-        player.cid = None
-        log.info("%s left the table", player.name)
-        if not self.started:
+        if player is None or not self.started:
+            conn.closing = True
+            out = [Out(conn.cid, M.Bye(_("you left the table")).to_wire(), close=True)]
+            if player is None:
+                return out
+            player.cid = None
+            log.info("%s left the table", player.name)
             self.players.remove(player)
             return out + self._notice(_("{name} left").format(name=player.name)) + self._lobby_all() \
                 + self._maybe_autostart(now)
+        player.cid = None
+        log.info("%s left the table and watches", player.name)
         seat = self.seat_of(player)
-        out += self._apply(self.driver.leave(seat, now), Leave(seat=seat), now)
+        conn.spectator, conn.name = True, player.name
+        conn.state_serial = conn.state_seat = None  # its next state line is whole, and public
+        out = [Out(conn.cid, self._welcome(conn, None))]
+        events = self.driver.leave(seat, now)
+        out += self._apply(events, Leave(seat=seat), now)
+        if not events:  # (nothing changed: the new spectator still needs its view)
+            out.append(Out(conn.cid, data=self._state_lines([None], [], now, {
+                None: self.committer.opened(None)})[None]))
+        if isinstance(msg, M.Act):  # (as any action: the ack after the state)
+            out.append(Out(conn.cid, M.Ack(id=msg.id, version=self.version).to_wire()))
         return out + self._lobby_all()
 
     def _on_quit(self, conn: Conn, msg: M.Quit, now: float) -> list[Out]:
@@ -230,7 +250,8 @@ class Turns(HostParts):
                 "until they are back",
                 "{name} timed out {n} times and is away: the table checks or folds for them "
                 "until they are back", n).format(name=name, n=n)) + self._lobby_all()
-        words = TIMED_OUT.get(action.kind)
+        words = STOOD_PAT if isinstance(action, Discard) and not action.indices \
+            else TIMED_OUT.get(action.kind)
         if words is None:  # (the timer plays only the kinds above)
             return self._notice(_("Time ran out for {name} ({n} of {limit} before sitting "
                                   "out)").format(name=name, n=n, limit=limit))

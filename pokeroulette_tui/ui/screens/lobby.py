@@ -74,12 +74,18 @@ def lobby_summary(lobby: dict[str, Any]) -> Text:
     problem = lobby.get("start_problem") or ""
     out.append("\n")
     starts_in = lobby.get("starts_in")
+    you = lobby.get("you")
+    me = next((s for s in lobby.get("seats", []) if you is not None and s.get("seat") == you),
+              None)
     if problem:  # the host's words: said again in this player's language when known
         out.append(_("Not ready to deal: {problem}").format(problem=heard(problem)),
                    style="italic")
     elif isinstance(starts_in, (int, float)) and starts_in > 0:
         out.append(_("Everyone is ready: dealing in {seconds} s (unless someone joins)").format(
             seconds=f"{starts_in:.0f}"), style="bold")
+    elif me is not None and not (me.get("ready") or me.get("host")):
+        # (the leader: nothing stops its start but its own ready, which starting gives)
+        out.append(_("Everyone else is ready: s starts the game at once"), style="bold")
     elif lobby.get("headless"):
         out.append(_("Everyone is ready: dealing…"), style="bold")
     else:
@@ -163,6 +169,7 @@ class LobbyScreen(Screen[None]):
         self._entered = False
         self._leads = False
         self._deal_at: float | None = None  # loop time the countdown ends (headless start)
+        self._ended = False  # refused, or the connection ended: only the reason and q remain
 
     def compose(self) -> ComposeResult:
         yield Static(Text("\n".join(self.info + [_("Connecting…")])), id="lobby-info")
@@ -207,8 +214,8 @@ class LobbyScreen(Screen[None]):
             try:
                 await s.connect()
             except ConnectError as exc:
-                self._info(_("Could not join: {problem}").format(problem=exc) + "\n"
-                           + _("Press q to quit."))
+                self._end(_("Could not join: {problem}").format(problem=exc) + "\n"
+                          + _("Press q to quit."))
                 return
         self._show_host_controls(s.leads)
         self.info.append(connection_line(s))
@@ -235,7 +242,7 @@ class LobbyScreen(Screen[None]):
                 self.enter_table()
                 return
             elif kind == "closed":
-                self._info(_("The connection ended: {reason}. Press q to quit.").format(
+                self._end(_("The connection ended: {reason}. Press q to quit.").format(
                     reason=msg.get('reason') or _("closed")))
                 return
 
@@ -280,6 +287,17 @@ class LobbyScreen(Screen[None]):
     def _info(self, text: str) -> None:
         self.query_one("#lobby-info", Static).update(Text("\n".join(self.info + [text])))
 
+    def _end(self, text: str) -> None:
+        """Nothing here is live any more: only ``text`` (why, and how to quit) stays; the
+        seats, buttons and chat go, and no key but q is offered."""
+        self._ended = True
+        self._deal_at = None
+        self._info(text)
+        for part in ("#lobby-main", "#lobby-buttons", "#lobby-chat", "#lobby-input"):
+            self.query_one(part).display = False
+        self.set_focus(None)
+        self.refresh_bindings()
+
     def _show_host_controls(self, host: bool) -> None:
         for bid in ("#btn-start", "#btn-bot-minus", "#btn-bot-plus"):
             self.query_one(bid, Button).display = host
@@ -287,6 +305,8 @@ class LobbyScreen(Screen[None]):
 
     # -- keys and buttons -----------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self._ended or not self.session.connected:
+            return False  # (q quits: it is the app's)
         if action in ("start", "bots", "kick"):
             return self.session.leads and not self.lobby.get("started")
         if action == "ready":

@@ -18,6 +18,7 @@ from textual.css.query import NoMatches
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.events import Resize
 from textual.screen import Screen
+from textual.widgets import Static
 
 from pokeroulette_tui.engine.actions import (Action, AllIn, Call, Check, Cut, Discard, Fold,
                                              IllegalAction, MoveStockToActive, PlaceBet, RaiseTo)
@@ -68,6 +69,10 @@ def _unpin_styles_caches() -> None:
 _unpin_styles_caches()
 
 BET_ACTIONS = ("check", "call", "bet", "raise", "all_in", "fold")
+#: What a table screen offers only while its session is connected (network play): a turn's
+#: actions, and what needs the host (leaving, chat).
+NEEDS_HOST = (*BET_ACTIONS, "call_all_in", "choose", "keep", "toggle", "draw", "stand_pat",
+              "cut", "cut_move", "cut_number", "leave", "chat")
 WIDE = 120
 HUGE = 190  # a wider side panel (centre, log, chat)
 TALL = 36
@@ -88,6 +93,23 @@ def calls_all_in(view: SeatView) -> bool:
 
 
 W = TypeVar("W")
+
+
+class LinkLine(Static):
+    """Network play: a line that says, for as long as it lasts, that the table cannot be
+    reached (reconnecting, or why it ended); hidden while connected."""
+
+    DEFAULT_CSS = """
+    LinkLine { height: 1; padding: 0 1; text-style: bold reverse; display: none; }
+    """
+
+
+def link_problem(session: Session, view: SeatView | None) -> str:
+    """What :class:`LinkLine` says: "" while the session is connected (a local session
+    always is), or when the game is over (its end is on screen)."""
+    if getattr(session, "connected", True) or (view is not None and view.game_over):
+        return ""
+    return "⚠ " + (getattr(session, "link_note", "") or _("Not connected to the table"))
 
 
 def turn_ahead(view: SeatView, seat: int) -> bool:
@@ -171,6 +193,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         self._refresh_pending = False
         self._emptying: tuple[int | None, int, int] | None = None  # warned: only stock card
         self._deck_toast_until = 0.0  # (monotonic) the last deck check toast is still shown
+        self._link_said: tuple[str, bool] = ("", False)  # what the LinkLine shows
         # statistics of the seats played here: made at the first update (its modules load
         # then, not on the way to the table)
         self.stats_recorder: StatsRecorder | None = None
@@ -185,6 +208,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         self.seating = Seating([s for s in local if pub.players[s].status != "left"],
                                hot=len(local) > 1)
         yield StatusLine(id="status")
+        yield LinkLine(id="link")
         with Horizontal(id="main"):
             with VerticalScroll(id="seats", can_focus=False):
                 for i in range(seats):
@@ -200,7 +224,9 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         yield TidyFooter()
 
     async def on_mount(self) -> None:
-        past = self.session.history()
+        # (a network table: without what is still on its way in the updates, which would
+        # show those events twice)
+        past = getattr(self.session, "history_before_updates", self.session.history)()
         if past:  # a resumed table: what happened so far this hand
             self._hand_events = list(past[-1])
             self._one(EventLog).add_events(past[-1], self.session.log_viewer)
@@ -347,6 +373,9 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             self.app.push_screen(PrivacyScreen(pub.players[ask].name),
                                  partial(self._privacy_passed, ask))
         viewer = self.seating.viewer
+        if viewer is not None and viewer not in self.session.local_seats:
+            self.seating.leave(viewer)  # (a network seat left: its connection watches now)
+            viewer = self.seating.viewer
         view = pub if viewer is None else self.session.view(viewer)
         self.view = view
         view = self.displayed(view)  # (a sorted draw hand; self.view stays as dealt)
@@ -367,6 +396,15 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         status.fairness = self.session.fairness or ""
         status.armed = self.armed_text()
         status.view = view
+        problem = link_problem(self.session, view)
+        if problem:
+            status.deadline = None  # no countdown to a turn this terminal cannot play
+        link = self._one(LinkLine)
+        shown = bool(problem) and not self.has_class("-too-small")
+        if (problem, shown) != self._link_said:  # (most refreshes: nothing to redraw)
+            self._link_said = (problem, shown)
+            link.update(problem)
+            link.display = shown
         hand = self._one(HandPanel)
         hand.four_color = four
         hand.hot_seat = self.seating.hot_seat
@@ -490,6 +528,8 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             return False  # no turn of theirs to skip to (busted, or all in to the end)
         if action in PACE_ACTIONS:
             return self.pace_check(action, parameters)
+        if action in NEEDS_HOST and not getattr(self.session, "connected", True):
+            return False  # the host cannot be reached: the link line says so
         v = self._turn()
         if action in BET_ACTIONS:
             return bool(v and v.options is not None and action in v.options.kinds)
