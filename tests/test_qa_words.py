@@ -201,3 +201,23 @@ def test_a_bot_named_as_a_bot_is_not_said_to_be_a_bot_twice():
                                      "Player 4 (random bot)")
     set_language("fi")  # (a name given in another language is a default name too)
     assert describe_seats(setup).startswith("Ada, Bot 1 (helppo), Bo (botti: vahva)")
+
+
+def test_one_hand_and_one_card_are_singular():
+    import json
+    from pathlib import Path
+
+    from pokeroulette_tui.engine.game import new_game
+    from pokeroulette_tui.engine.phase import Phase
+    from pokeroulette_tui.engine.scoring import check_game_over
+
+    golden = Path(__file__).parent / "fixtures" / "golden_draw_3_forfeit.json"
+    texts = [text for __, text in json.loads(golden.read_text(encoding="utf-8"))["events"]]
+    assert any(t.endswith("cuts 1 card") for t in texts)  # (the golden draw game's cut)
+    for limit, words in ((1, "the agreed 1 hand has been played"),
+                         (2, "the agreed 2 hands have been played")):
+        state = new_game(PRESETS["classic"].replace(hand_limit=limit), ["Ana", "Bo", "Cy"],
+                         seed=3)
+        state.hand_no, state.phase = limit, Phase.HAND_OVER
+        check_game_over(state)
+        assert state.game_over_reason == words

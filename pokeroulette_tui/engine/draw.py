@@ -41,8 +41,7 @@ def cut(state: GameState, action: Cut) -> list[Event]:
     p = action.position
     state.deck = state.deck[-p:] + state.deck[:-p]
     h = state.hand_no
-    # TRANSLATORS: the English says "cards" for 1 too (kept as it always was)
-    ev = [DeckCut(ngettext("{name} cuts {n} cards", "{name} cuts {n} cards", p).format(
+    ev = [DeckCut(ngettext("{name} cuts {n} card", "{name} cuts {n} cards", p).format(
         name=state.name(action.seat), n=p), seat=action.seat, amount=p, hand_no=h)]
     order = state.live_seats()  # from the dealer's left; a seat that left before the cut gets none
     for __ in range(5):

@@ -274,7 +274,9 @@ def check_game_over(state: GameState) -> list[Event]:
             reason = _("no players are left")
     if not reason and r.hand_limit and state.hand_no >= r.hand_limit and not state.decider \
             and state.phase == Phase.HAND_OVER:
-        reason = _("the agreed {n} hands have been played").format(n=r.hand_limit)
+        reason = ngettext("the agreed {n} hand has been played",
+                          "the agreed {n} hands have been played", r.hand_limit).format(
+            n=r.hand_limit)
     if not reason:
         return []
     state.game_over = True
