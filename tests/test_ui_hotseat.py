@@ -340,3 +340,37 @@ async def test_an_enter_pressed_just_after_a_move_does_not_pass_the_privacy_scre
         await pilot.pause(0.8)
         await press(pilot, "enter")
         assert table_screen(app).view.seat == session.table.state.to_act
+
+
+async def test_a_dialog_the_last_player_opened_is_closed_before_the_next_one_sits_down():
+    """A person acts, then opens the help while the bot after them thinks; when the keyboard
+    is handed on, that help goes: past the privacy screen the next person finds the table."""
+    from pokeroulette_tui.session import LocalSession
+    from pokeroulette_tui.table import SeatConfig, Table
+    from pokeroulette_tui.ui.screens.help import HelpScreen
+
+    rules = PRESETS["draw"]
+    table = Table.create(rules, [SeatConfig("Ana"), SeatConfig("Cy", "random"),
+                                 SeatConfig("Bo")], seed=3)
+    session = LocalSession(table, delay=0.5)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        opened = 0
+        for __ in range(400):
+            await pilot.pause(0.02)
+            screen = app.screen
+            if isinstance(screen, PrivacyScreen):
+                if opened:
+                    break
+                await press(pilot, "enter")
+            elif screen is table_screen(app) and table_screen(app).view.my_turn:
+                await answer(pilot, table_screen(app).view, random.Random(1))
+                await pilot.pause(0.05)
+                if table_screen(app).view.seat is None and not opened:
+                    await press(pilot, "question_mark")  # while the bot and dealer play
+                    opened = isinstance(app.screen, HelpScreen)
+        assert opened, "the help never opened behind a move"
+        assert isinstance(app.screen, PrivacyScreen)
+        assert not any(isinstance(s, HelpScreen) for s in app.screen_stack)
+        await press(pilot, "enter")
+        assert app.screen is table_screen(app)

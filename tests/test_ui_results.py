@@ -89,6 +89,13 @@ async def test_the_last_hand_leads_to_the_standings():
         assert "Enter: the final standings" in screen_text(app)
         await press(pilot, "enter")
         assert isinstance(app.screen, GameOverScreen)
+        await press(pilot, "n")  # a new game: back to the start screen, no word of a closed table
+        for __ in range(20):
+            await step(pilot)
+            if type(app.screen).__name__ == "StartScreen":
+                break
+        assert type(app.screen).__name__ == "StartScreen"
+        assert "The table has closed." not in [n.message for n in app._notifications]
 
 
 async def test_a_table_saved_behind_the_result_shows_it_again_on_resume(home):

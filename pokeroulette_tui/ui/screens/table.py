@@ -324,7 +324,8 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             game_over = True
         elif update.note:
             self._toast_note(update.note, hand_over)
-        if update.closed:
+        if update.closed and getattr(self.app, "session", None) is self.session:
+            # (not when this terminal closed it: leaving for the start screen, say)
             self.notify(_("The table has closed."), title=_("Table"), markup=False)
         if game_over or hand_over or self.seating.due(self.session.view(None)):
             self.refresh_view()
@@ -362,6 +363,21 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             self._refresh_pending = True
             self.call_later(self.refresh_view)
 
+    def _close_dialogs(self) -> None:
+        """Before the keyboard is handed on, close what the last player opened over the table
+        (help, rules, history …): the next one finds the table, not someone else's dialog. A
+        hand's result and the game's end stay (everyone reads them)."""
+        from pokeroulette_tui.ui.screens.gameover import GameOverScreen
+        from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
+
+        stack = self.app.screen_stack
+        if self not in stack:
+            return
+        for screen in reversed(stack[stack.index(self) + 1:]):
+            if isinstance(screen, (ShowdownScreen, GameOverScreen)):
+                return
+            self.app.pop_screen()
+
     def refresh_view(self) -> None:
         """Look at the table again (as the right seat) and hand the view down."""
         self._refresh_pending = False
@@ -370,6 +386,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         if ask is not None:
             from pokeroulette_tui.ui.screens.privacy import PrivacyScreen
 
+            self._close_dialogs()
             self.app.push_screen(PrivacyScreen(pub.players[ask].name),
                                  partial(self._privacy_passed, ask))
         viewer = self.seating.viewer
