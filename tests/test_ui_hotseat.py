@@ -352,7 +352,7 @@ async def test_a_dialog_the_last_player_opened_is_closed_before_the_next_one_sit
     rules = PRESETS["draw"]
     table = Table.create(rules, [SeatConfig("Ana"), SeatConfig("Cy", "random"),
                                  SeatConfig("Bo")], seed=3)
-    session = LocalSession(table, delay=0.5)
+    session = LocalSession(table, delay=1.0)
     app = app_for(session)
     async with app.run_test(size=SIZE) as pilot:
         opened = 0
@@ -365,8 +365,11 @@ async def test_a_dialog_the_last_player_opened_is_closed_before_the_next_one_sit
                 await press(pilot, "enter")
             elif screen is table_screen(app) and table_screen(app).view.my_turn:
                 await answer(pilot, table_screen(app).view, random.Random(1))
-                await pilot.pause(0.05)
-                if table_screen(app).view.seat is None and not opened:
+                for __ in range(20):  # the move is made: the table shows in public
+                    if app.screen is table_screen(app) and table_screen(app).view.seat is None:
+                        break
+                    await pilot.pause(0.02)
+                if app.screen is table_screen(app) and table_screen(app).view.seat is None:
                     await press(pilot, "question_mark")  # while the bot and dealer play
                     opened = isinstance(app.screen, HelpScreen)
         assert opened, "the help never opened behind a move"
