@@ -206,8 +206,11 @@ class PokerApp(App[None]):
         self.config.four_color = self.four_color
         self.config.save()
         for screen in self.screen_stack:
+            follow = getattr(screen, "follow_four_color", None)  # (a screen with its own)
             refresh = getattr(screen, "refresh_view", None)
-            if callable(refresh) and getattr(screen, "session", None) is not None:
+            if callable(follow):
+                follow(self.four_color)
+            elif callable(refresh) and getattr(screen, "session", None) is not None:
                 refresh()
         self.notify(_("Four-colour deck on") if self.four_color else _("Four-colour deck off"),
                     markup=False)

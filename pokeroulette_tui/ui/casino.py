@@ -60,7 +60,26 @@ from pokeroulette_tui.ui.widgets.casino_board import (
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
 CHIPS = (1, 5, 25, 100)
-"""The chip sizes, smallest first (+ and - step through them)."""
+"""The chip sizes at a table whose smallest bet is 1, smallest first (+ and - step through
+them); other tables: :func:`chips_for`."""
+HINT_LINES = 2
+"""The hint line under the board wraps onto a second line when a message needs it."""
+
+
+def chips_for(table: PayTable) -> tuple[int, ...]:
+    """The chip sizes that fit ``table``: :data:`CHIPS` times its smallest bet, none above its
+    largest (and the largest itself when only one size would be left).
+
+    >>> from dataclasses import replace
+    >>> from pokeroulette_tui.engine.casino.paytable import DEFAULT
+    >>> chips_for(DEFAULT), chips_for(replace(DEFAULT, min_bet=10, max_bet=20))
+    ((1, 5, 25, 100), (10, 20))
+    """
+    low, high = table.min_bet, table.max_bet
+    sizes = [low * c for c in CHIPS if low * c <= high]
+    if len(sizes) < 2 and high > low:
+        sizes.append(high)
+    return tuple(sizes)
 DEAL_PAUSE = 0.6
 """Seconds between the five cards of a deal (0: all at once)."""
 
@@ -114,7 +133,7 @@ class CasinoScreen(Screen[None]):
     CasinoScreen { layout: vertical; }
     #casino-status { height: 1; padding: 0 1; background: $primary-darken-2; color: $text; }
     CasinoBoard { background: #0c3324; }
-    #casino-hint { height: 1; padding: 0 1; background: #0c3324; color: #e6efe9; }
+    #casino-hint { height: auto; max-height: 2; padding: 0 1; background: #0c3324; color: #e6efe9; }
     #casino-lower { height: 1fr; }
     #casino-deal { width: 33; height: 100%; padding: 0 1; background: $panel; }
     #casino-results { width: 1fr; height: 100%; padding: 0 1; background: $surface;
@@ -141,8 +160,10 @@ class CasinoScreen(Screen[None]):
         self.session: CasinoSession | None = session
         self.seat = 0
         self.cursor = (0, 12)
-        self.chip_index = 1
+        self.chips = chips_for(self.table)
+        self.chip_index = min(1, len(self.chips) - 1)
         self.message: Text | None = None  # said on the hint line until the cursor moves
+        self.shorter: list[Text] = []  # the message said in fewer words, if it does not fit
         self.warning = ""  # the store's word on a damaged file, over the bets until a deal
         self.gone = ""  # a network table that closed: why
         self._leaving = False  # (not ``_closing``: Textual's message pump has one)
@@ -228,7 +249,13 @@ class CasinoScreen(Screen[None]):
 
     @property
     def chip(self) -> int:
-        return CHIPS[self.chip_index]
+        return self.chips[self.chip_index]
+
+    def follow_four_color(self, on: bool) -> None:
+        """The four-colour deck was switched on or off (ctrl+k): the board and the cards
+        follow at once."""
+        self.four_color = on
+        self.refresh_view()
 
     async def retranslate(self) -> None:
         """The language changed (PokerApp.switch_language): draw everything again in it
@@ -290,14 +317,36 @@ class CasinoScreen(Screen[None]):
         return max(0, round(at - asyncio.get_running_loop().time()))
 
     def _hint(self) -> Text:
+        """The line under the board (two when needed): the chip, and what was said last or
+        what the cursor's spot pays. Never cut: a message too long is said in fewer words,
+        and at last without the chip."""
+        if self.message is None:
+            return self._hint_line()
+        said = [self.message, *self.shorter]
+        for message in said:
+            text = Text()
+            text.append(" " + _("chip {size}").format(size=self.chip) + " ",
+                        style="bold #1a1a1a on #ffd75f")
+            text.append(" ")
+            text.append_text(message)
+            if self._fits(text):
+                return text
+        return said[-1].copy()  # (the chip is on the board's spots; the words matter more)
+
+    def _fits(self, text: Text, lines: int = HINT_LINES) -> bool:
+        """``text`` fits the hint line's width in ``lines`` lines (wrapped at words)."""
+        width = self._hint_width()
+        if text.cell_len <= width:
+            return True
+        return len(text.wrap(self.app.console, width)) <= lines
+
+    def _hint_line(self) -> Text:
         c = self.casino
         text = Text()
         text.append(" " + _("chip {size}").format(size=self.chip) + " ",
                     style="bold #1a1a1a on #ffd75f")
         text.append(" ")
-        if self.message is not None:
-            text.append_text(self.message)
-        elif c.stage is Stage.BETTING:
+        if c.stage is Stage.BETTING:
             if self.networked and self.session.seat_info(self.seat).ready:  # type: ignore
                 text.append(_("You are ready"), style="bold")
                 waiting = self._waiting_for()
@@ -320,7 +369,8 @@ class CasinoScreen(Screen[None]):
                 if mine:
                     text.append(_(" · yours: {amount}").format(amount=mine), style="bold")
         elif c.stage is Stage.DEALING:
-            text.append(_("No more bets: card {n} of 5").format(n=len(c.dealt)), style="bold")
+            text.append(_("No more bets: card {n} of 5").format(n=len(c.dealt)) if c.dealt
+                        else _("No more bets: dealing"), style="bold")
         elif self.networked:
             left = self._countdown(self.session.next_at)  # type: ignore[union-attr]
             ready = self.session.seat_info(self.seat).ready  # type: ignore[union-attr]
@@ -381,10 +431,10 @@ class CasinoScreen(Screen[None]):
         session = self.session
         assert session is not None
         out = Text()
-        if self.warning:
-            out.append(f"{self.warning}\n\n", style="bold #ff6b6b")
         order = [self.seat] + [i for i in range(len(c.players)) if i != self.seat]
         for n, i in enumerate(order):
+            if n == 1:
+                self._warn(out)
             p = c.players[i]
             info = session.seat_info(i)
             who = p.name if info.connected else _("{name} (away)").format(name=p.name)
@@ -416,9 +466,11 @@ class CasinoScreen(Screen[None]):
                     out.append(_(" None yet. Move the cursor and press Space, or click a "
                                  "card.\n"), style="italic")
                 for b in p.bets:
+                    spot = spot_words(b.spot)  # (no "(…) (…)": the joker bet's ends in one)
                     out.append(" " + _("{amount} on {spot}").format(
-                        amount=f"{b.amount:>4}", spot=spot_words(b.spot)))
-                    out.append(f" ({pays_words(self.table, b)})\n", style="dim")
+                        amount=f"{b.amount:>4}", spot=spot))
+                    out.append(f", {pays_words(self.table, b)}\n" if spot.endswith(")")
+                               else f" ({pays_words(self.table, b)})\n", style="dim")
             elif self.networked:  # another player at the table: their bets, all public
                 ready = _(" · ready") if info.ready else ""
                 out.append(who, style="bold")
@@ -433,12 +485,24 @@ class CasinoScreen(Screen[None]):
                     if p.bets else _("no bets yet")
                 out.append(_("{name}: {bets}, bankroll {amount:,}").format(
                     name=p.name, bets=bets, amount=p.bankroll) + "\n")
+        if len(order) == 1:
+            self._warn(out)
         return out
 
-    def _say(self, message: str, *, error: bool = False) -> None:
-        """Say ``message`` on the hint line (an error in red, with a ✗)."""
-        self.message = Text(("✗ " if error else "") + message,
-                            style="bold #ff6b6b" if error else "")
+    def _warn(self, out: Text) -> None:
+        """The store's word on a damaged file, under this player's bets (over them, it
+        pushed them off an 80x24 terminal)."""
+        if self.warning:
+            out.append(f"\n{self.warning}\n", style="bold #ff6b6b")
+
+    def _say(self, message: str, *, error: bool = False, shorter: Sequence[str] = ()) -> None:
+        """Say ``message`` on the hint line (an error in red, with a ✗); ``shorter``: the
+        same in fewer words, longest first, for when it does not fit."""
+        def said(words: str) -> Text:
+            return Text(("✗ " if error else "") + words, style="bold #ff6b6b" if error else "")
+
+        self.message = said(message)
+        self.shorter = [said(words) for words in shorter]
         self.refresh_view()
 
     # -- keys -------------------------------------------------------------------------------
@@ -507,9 +571,10 @@ class CasinoScreen(Screen[None]):
             self._say(str(exc).capitalize(), error=True)
             return
         added = self.table.progressive_stake if bet.kind is Kind.PROGRESSIVE else chip
-        self._say(_("{added} on {spot} ({amount} there now, {pays}).").format(
-            added=added, spot=spot_words(bet.spot), amount=bet.amount,
-            pays=pays_words(self.table, bet)))
+        words = {"added": f"{added:,}", "spot": spot_words(bet.spot),
+                 "amount": f"{bet.amount:,}", "pays": pays_words(self.table, bet)}
+        self._say(_("{added} on {spot}: {amount} there now, {pays}.").format(**words),
+                  shorter=[_("{added} on {spot}: {amount} there now.").format(**words)])
 
     async def on_casino_board_spot_clicked(self, message: CasinoBoard.SpotClicked) -> None:
         if self.session is None or self.gone or self.casino.stage is not Stage.BETTING:
@@ -520,13 +585,16 @@ class CasinoScreen(Screen[None]):
         await self._place(message.spot)
 
     def action_chip(self, step: int) -> None:
-        self.chip_index = max(0, min(len(CHIPS) - 1, self.chip_index + step))
+        self.chip_index = max(0, min(len(self.chips) - 1, self.chip_index + step))
         self._say(_("Chip size {size}.").format(size=self.chip))
 
     async def action_undo(self) -> None:
         await self._try(lambda s: s.undo(self.seat), _("Took back the last chip."))
 
     async def action_clear(self) -> None:
+        if not self.player.bets:
+            self._say(_("You have no bets on the board to take back."))
+            return
         await self._try(lambda s: s.clear(self.seat), _("Took back all your bets."))
 
     async def action_rebet(self) -> None:
@@ -677,13 +745,60 @@ class CasinoScreen(Screen[None]):
             self.app.notify(words, timeout=6, markup=False)
 
 
-class CasinoApp(App[None]):
+APP_KEYS = [
+    Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True),
+    Binding("ctrl+t", "toggle_theme", N_("Theme"), show=False),
+    Binding("ctrl+k", "toggle_four_color", N_("Four colours"), show=False),
+]
+"""The keys of the casino's own apps (:class:`CasinoApp`, ``casino_net.CasinoNetApp``): as
+in the main app, ctrl+t switches the theme and ctrl+k the four-colour deck."""
+
+
+class CasinoAppKeys:
+    """ctrl+t and ctrl+k in an app of the casino's own (mixed into the App): the choice is
+    remembered in the settings, as in the main app."""
+
+    four_color: bool
+
+    def action_toggle_theme(self) -> None:
+        from pokeroulette_tui.ui.styles import theme_path
+
+        app: App = self  # type: ignore[assignment]
+        name = "light" if app.current_theme.dark else "dark"
+        path = theme_path(name)
+        if path not in app.css_path:  # (only the theme in use was read at the start)
+            app.css_path.append(path)
+            app.stylesheet.read(path)
+        app.theme = "textual-light" if name == "light" else "textual-dark"
+        self._remember(theme=name)
+
+    def action_toggle_four_color(self) -> None:
+        app: App = self  # type: ignore[assignment]
+        self.four_color = not self.four_color
+        for screen in app.screen_stack:
+            if isinstance(screen, CasinoScreen):
+                screen.follow_four_color(self.four_color)
+        self._remember(four_color=self.four_color)
+        app.notify(_("Four-colour deck on") if self.four_color else _("Four-colour deck off"),
+                   markup=False)
+
+    @staticmethod
+    def _remember(**settings: object) -> None:
+        from pokeroulette_tui.ui.config import AppConfig
+
+        config = AppConfig.load()
+        for key, value in settings.items():
+            setattr(config, key, value)
+        config.save()
+
+
+class CasinoApp(CasinoAppKeys, App[None]):
     """The casino on its own, with the app's stylesheets and theme."""
 
     TITLE = N_("Poker Roulette casino")
     ENABLE_COMMAND_PALETTE = False
     HORIZONTAL_BREAKPOINTS = [(120, "-wide")]
-    BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True)]
+    BINDINGS = APP_KEYS
 
     def __init__(self, names: Sequence[str], table: PayTable, store_path: Path, *,
                  deal_pause: float = DEAL_PAUSE, seed: int | None = None,
@@ -693,13 +808,15 @@ class CasinoApp(App[None]):
         super().__init__(css_path=css_paths(theme))
         self._theme_name = theme
         self._table = (list(names), table, Path(store_path))
-        self._options = {"deal_pause": deal_pause, "seed": seed, "four_color": four_color}
+        self._options = {"deal_pause": deal_pause, "seed": seed}
+        self.four_color = four_color
         self.casino_screen: CasinoScreen | None = None
 
     def on_mount(self) -> None:
         self.theme = "textual-light" if self._theme_name == "light" else "textual-dark"
         self.title = _(self.TITLE)
-        self.casino_screen = CasinoScreen(*self._table, **self._options)  # type: ignore[arg-type]
+        self.casino_screen = CasinoScreen(*self._table, **self._options,  # type: ignore[arg-type]
+                                          four_color=self.four_color)
         self.push_screen(self.casino_screen)
 
     async def action_quit(self) -> None:

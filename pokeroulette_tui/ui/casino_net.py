@@ -13,24 +13,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from textual.app import App, ComposeResult
-from textual.binding import Binding
 from textual.widgets import Static
 
 from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net.casino_client import RemoteCasino
 from pokeroulette_tui.net.client import ConnectError
-from pokeroulette_tui.ui.casino import CasinoScreen
+from pokeroulette_tui.ui.casino import APP_KEYS, CasinoAppKeys, CasinoScreen
 from pokeroulette_tui.ui.plain import plain
 
 
-class CasinoNetApp(App[None]):
+class CasinoNetApp(CasinoAppKeys, App[None]):
     """A seat at a network casino table (and, for its host, the table's server)."""
 
     TITLE = N_("Poker Roulette casino")
     ENABLE_COMMAND_PALETTE = False
     HORIZONTAL_BREAKPOINTS = [(120, "-wide")]
-    BINDINGS = [Binding("ctrl+q", "quit", N_("Quit"), show=False, priority=True)]
+    BINDINGS = APP_KEYS
     CSS = "#casino-connecting { padding: 1 2; }"
 
     def __init__(self, session: RemoteCasino, *, info: Sequence[str] = (), serve: Any = None,

@@ -98,6 +98,11 @@ def hand_class(cards: list[Card] | tuple[Card, ...]) -> str:
     return _CATEGORY_CLASS[c]
 
 
+START_BANKROLL = 1000
+"""A new player's (or a reset) bankroll, in play chips (``store.START_BANKROLL``): no stake
+a table asks for may be larger, or nobody could ever place it."""
+
+
 class PayTableError(ValueError):
     """A pay table that cannot be used; the message names the key."""
 
@@ -164,6 +169,11 @@ class PayTable:
                                   "0 to 100"))
         if self.max_bet < self.min_bet:
             raise PayTableError(_("max_bet must be at least min_bet"))
+        for key in ("progressive_stake", "min_bet"):
+            if getattr(self, key) > START_BANKROLL:
+                raise PayTableError(_("{key} must be at most {most:,}, the bankroll a player "
+                                      "starts with (got {value:,})").format(
+                    key=key, most=START_BANKROLL, value=getattr(self, key)))
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "roulette": {str(k): v for k, v in self.roulette.items()},

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from pokeroulette_tui.engine.casino.game import HISTORY, Casino, Round
-from pokeroulette_tui.engine.casino.paytable import PayTable
+from pokeroulette_tui.engine.casino.paytable import START_BANKROLL, PayTable
 from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.folders import (
     ForeignFolderError,
@@ -35,8 +35,8 @@ from pokeroulette_tui.engine.folders import (
 
 FORMAT = "pokeroulette-casino"
 VERSION = 1
-START_BANKROLL = 1000
-"""A new player's (or a reset) bankroll, in play chips."""
+# START_BANKROLL (imported above, and from here by the rest): a new player's (or a reset)
+# bankroll, in play chips; kept with the pay tables, whose stakes must fit it
 
 
 @dataclass

@@ -41,7 +41,7 @@ CASINO_KEYS: list[tuple[str, str]] = [
     ("f", N_("the suit of the cursor's row")),
     ("j / w / p", N_("the joker spot / the joker bet (★ first and fifth) / the progressive "
                      "side bet")),
-    ("+ / -", N_("a bigger / smaller chip (1, 5, 25, 100)")),
+    ("+ / -", N_("a bigger / smaller chip (sizes that fit the table)")),
     (N_("mouse"), N_("click a card, the gap between two cards (split), a corner gap, a rank, a "
                      "suit or any spot below the grid: a chip there")),
     ("u / Backspace", N_("take back the last chip")),
@@ -52,6 +52,8 @@ CASINO_KEYS: list[tuple[str, str]] = [
     ("o", N_("the exact odds of every bet, the jackpot and its break-even")),
     ("h", N_("the last rounds")),
     ("R", N_("start your bankroll again at 1,000 play chips")),
+    ("ctrl+t", N_("switch the light / dark theme")),
+    ("ctrl+k", N_("the four-colour deck on / off")),
     ("? / F1", N_("this list")),
     ("q / ctrl+q", N_("quit (bankrolls and the jackpot are saved after every round)")),
 ]
