@@ -60,8 +60,8 @@ NOTES: dict[str, dict[str, Note]] = {
                            "end."), N_("Enter: deal")),
         "stock": Note(N_("Each player gets a stock card face down. Yours, the K♠ below, is "
                          "private: only you see it. Bo's and Cy's are hidden from you.")),
-        "actives": Note(N_("Then two active cards each, face down: nobody sees them yet, you "
-                           "neither. The match card, 5♠, is face up in the centre."),
+        "actives": Note(N_("Then two active cards each, face down: nobody sees them yet, not "
+                           "even you. The match card, 5♠, is face up in the centre."),
                         N_("Enter: turn the actives")),
         "turn": Note(N_("All turn their actives. A card matches the match card by suit or by "
                         "rank: your 7♠ by suit, your 5♣ by rank. Both go to your stock.")),
@@ -82,8 +82,8 @@ NOTES: dict[str, dict[str, Note]] = {
                         "and J♣ already make a pair of jacks (see Cy's line).")),
         "round4": Note(N_("Round 4: your 3♠ matches the 6♠ by suit; the J♥ is discarded. Five "
                           "spades in your stock: a flush.")),
-        "round5": Note(N_("Round 5: Bo's 9♥ matches the 9♣ by rank. Bo's five hearts are a "
-                          "flush too.")),
+        "round5": Note(N_("Round 5: Bo's 9♥ matches the 9♣ by rank. Bo shows four hearts: if "
+                          "Bo's hidden stock card is a heart too, that is a flush.")),
         "rounds_go_on": Note(N_("Rounds go on until the deck cannot give every player new "
                                 "actives and a match card."), N_("Enter: the dealer plays on")),
         "end_of_dealing": Note(N_("Rounds 6 to 9 matched nothing. 3 cards are left and 4 are "

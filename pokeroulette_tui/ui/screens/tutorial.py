@@ -23,6 +23,7 @@ from textual.widgets import Static
 from pokeroulette_tui.engine.actions import Action
 from pokeroulette_tui.engine.i18n import N_, _
 from pokeroulette_tui.ui.config import login_name
+from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
 from pokeroulette_tui.ui.screens.table import WIDE, TableScreen
 from pokeroulette_tui.ui.tutorial import (TUTORIALS, TutorialSession, read_progress,
                                           write_progress)
@@ -42,13 +43,19 @@ def notes_text(session: TutorialSession, hint: str = "", *, in_app: bool = False
     >>> print(notes_text(TutorialSession("draw", remember=False)).plain)
     Five-card draw (Mörkpoker). No betting here: everyone has 6 forfeit tokens, and each deal's weakest hand loses one.
     ▸ Enter: Bo deals
+    Esc leaves; the tutorial carries on here next time.
     """
     note = session.note
     then = note.in_app if in_app else note.on_command_line
     text = Text(_(note.text) + (" " + _(then) if then else ""))
-    text.append("\n▸ " + _(note.keys), style="bold")
+    # a wrong key's hint says the keys in full, in place of their short line (the box is
+    # no taller than the space between the centre and the hand at 80×24)
     if hint:
-        text.append(f"\n{hint} " + _("Esc leaves; the tutorial carries on here next time."),
+        text.append("\n▸ " + hint, style="bold italic")
+    else:
+        text.append("\n▸ " + _(note.keys), style="bold")
+    if session.step == 0:  # said once, at the start (the footer has q too)
+        text.append("\n" + _("Esc leaves; the tutorial carries on here next time."),
                     style="italic")
     return text
 
@@ -188,14 +195,14 @@ class TutorialScreen(TableScreen):
 
     def action_last_hand(self) -> None:
         """The hand's result, as a game shows it (the step that asks for it then goes on)."""
-        from pokeroulette_tui.ui.screens.showdown import HandResult, ShowdownScreen
+        from pokeroulette_tui.ui.screens.showdown import HandResult
 
         past = self.session.history()
         pub = self.session.view(None)
         if not past or pub.result is None:
             return
         self.last_result = HandResult.from_events(past[-1], pub, pub.result)
-        self.app.push_screen(ShowdownScreen(self.last_result, four_color=self._four(),
+        self.app.push_screen(TutorialResult(self.last_result, four_color=self._four(),
                                             prompt=_("Enter: back to the tutorial")))
         if "last_hand" in self.tutorial.note.actions:
             self.tutorial._next()
@@ -220,6 +227,20 @@ class TutorialScreen(TableScreen):
             await tutorial.close()
         app.farewell = farewell_text(tutorial)  # type: ignore[attr-defined]
         app.exit()
+
+
+class TutorialResult(ShowdownScreen):
+    """The hand's result, as a game shows it, over the tutorial: q leaves the tutorial (as
+    everywhere in it), not the program."""
+
+    BINDINGS = [Binding("q", "leave", N_("Leave"))]  # (in place of the table's q: Quit)
+
+    def action_leave(self) -> None:
+        stack = self.app.screen_stack
+        below = stack[-2] if len(stack) > 1 else None
+        self.dismiss(None)
+        if isinstance(below, TutorialScreen):  # (after this screen is gone: from the app)
+            self.app.call_later(below.action_tutorial_leave)
 
 
 def farewell_text(tutorial: TutorialSession) -> str:
