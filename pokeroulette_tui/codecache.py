@@ -69,15 +69,11 @@ class CodeCache:
 
     def _read(self) -> dict[str, types.CodeType]:
         assert self.path is not None
-        try:
-            with open(self.path, "rb") as f:
-                data = f.read()
-        except OSError:
-            return {}
-        if not data.startswith(_MAGIC):
+        data = read_beside_bytecode(self.path, _MAGIC)
+        if data is None:
             return {}
         try:
-            codes = marshal.loads(data[len(_MAGIC):])
+            codes = marshal.loads(data)
         except (EOFError, ValueError, TypeError):
             return {}
         if not isinstance(codes, dict):
@@ -117,6 +113,17 @@ class CodeCache:
             return False
         self.added = 0
         return True
+
+
+def read_beside_bytecode(path: str, magic: bytes) -> bytes | None:
+    """What a cache file holds after its ``magic`` first line (None: no such file, or one
+    of another kind or version)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    return data[len(magic):] if data.startswith(magic) else None
 
 
 def write_beside_bytecode(path: str, data: bytes) -> bool:

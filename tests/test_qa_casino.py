@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from test_ui_casino import home, store_path  # noqa: F401 (the casino screen tests' fixtures)
 from ui_pilot import SIZE, press, screen_text, step
 
 from pokeroulette_tui.engine.casino import game as G
@@ -18,16 +19,6 @@ from pokeroulette_tui.engine.casino.paytable import DEFAULT, PayTableError, load
 from pokeroulette_tui.ui import casino as casino_ui
 from pokeroulette_tui.ui.casino import CasinoApp, CasinoScreen
 from pokeroulette_tui.ui.widgets.casino_board import CasinoBoard
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
-
-
-@pytest.fixture
-def store_path(tmp_path):
-    return tmp_path / "data" / "casino.json"
 
 
 def make(store_path, names=("Ana", "Bo"), table=DEFAULT, pause=0.0) -> CasinoApp:

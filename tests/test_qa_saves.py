@@ -13,7 +13,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from test_ui_setup import StubApp, text_of  # (the setup tests' start-screen app)
+from test_ui_setup import StubApp, home, text_of  # noqa: F401 (the setup tests' app, home)
 
 from pokeroulette_tui.engine import journal
 from pokeroulette_tui.engine.rules import PRESETS
@@ -29,13 +29,6 @@ from pokeroulette_tui.ui.config import (
 from pokeroulette_tui.ui.tables import new_session, read_autosave
 
 SIZE = (80, 24)
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
-    monkeypatch.setattr("getpass.getuser", lambda: "tester")
-    return tmp_path
 
 
 def _played(path: Path, hands: int = 3, after: int = 4) -> Table:

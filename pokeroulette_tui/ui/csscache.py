@@ -61,17 +61,14 @@ class RulesCache:
         self.used: set[str] = set()
 
     def _read(self) -> dict[str, bytes]:
+        from pokeroulette_tui.codecache import read_beside_bytecode
+
         assert self.path is not None
-        try:
-            with open(self.path, "rb") as f:
-                data = f.read()
-        except OSError:
-            return {}
-        magic = _magic()
-        if not data.startswith(magic):
+        data = read_beside_bytecode(self.path, _magic())
+        if data is None:
             return {}
         try:
-            entries = pickle.loads(data[len(magic):])
+            entries = pickle.loads(data)
         except Exception:  # noqa: BLE001 - a damaged file is no file
             return {}
         if not isinstance(entries, dict):
