@@ -39,6 +39,11 @@ _DEFAULTS: dict[str, Any] = {"seat": None, "cards": [], "amount": 0, "private": 
 _NOT_DEFAULT = object()
 
 
+def table_ended_reasons() -> tuple[str, ...]:
+    """The host's goodbyes that mean the table itself ended (in this player's language)."""
+    return (_("the game is over"), _("the host closed the table"))
+
+
 def pack_hand(hand: list[Event]) -> bytes:
     """A finished hand as the client keeps it: its events' fields that differ from the
     defaults, as JSON, deflated (some 0.6 KB a hand rather than some 4 KB of event objects);
@@ -196,6 +201,9 @@ class RemoteSession(Session):
         self._send_lock = asyncio.Lock()
         self._closing = False
         self._closed = False
+        # the host said the table itself ended (game over, host stopping): not a dropped or
+        # replaced connection, whose reason the disconnect line gives
+        self.table_closed = False
         self._started = asyncio.Event()
         self._alive: asyncio.Task[None] | None = None
         self.keepalive = 60.0  # seconds between pings
@@ -269,7 +277,8 @@ class RemoteSession(Session):
             self.tls_note = tls.check_pin(f"{self.host}:{self.port}", seen,
                                           expected=self.fingerprint, known=self.known)
         except (tls.PinError, ValueError) as exc:
-            return _("{problem}; your password and token were not sent").format(problem=exc)
+            return _("{problem}; your password and token were not sent").format(
+                problem=str(exc).rstrip(". "))  # (one sentence: not "….; …")
         return ""
 
     def _check_tcp_server(self, writer: asyncio.StreamWriter) -> str:
@@ -464,6 +473,9 @@ class RemoteSession(Session):
         return True
 
     def _on_bye(self, m: M.Bye, msg: dict[str, Any]) -> bool:
+        said = M.heard(m.reason)
+        said = said[:1].lower() + said[1:]
+        self.table_closed = said in table_ended_reasons()
         return False
 
     def _on_welcome(self, m: M.Welcome, msg: dict[str, Any]) -> bool:

@@ -173,11 +173,16 @@ def clean_name(raw: Any) -> str:
 # Cyrillic and Greek look-alikes of a-z, and the usual digit-for-letter swaps.
 _LOOKALIKE = str.maketrans({
     "а": "a", "в": "b", "е": "e", "ё": "e", "к": "k", "м": "m", "н": "h", "о": "o",
-    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ї": "i", "ј": "j",
-    "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ɡ": "g", "ı": "i",
-    "α": "a", "β": "b", "ε": "e", "η": "n", "ι": "i", "κ": "k", "μ": "u", "ν": "v",
+    "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ј": "j",
+    "ѕ": "s", "ԁ": "d", "ԛ": "q", "ԝ": "w", "һ": "h", "ɡ": "g",
+    "α": "a", "β": "b", "ε": "e", "η": "n", "κ": "k", "μ": "u", "ν": "v",
     "ο": "o", "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "ζ": "z", "γ": "y", "ω": "w",
-    "0": "o", "1": "l", "|": "l", "5": "s", "ß": "ss",
+    "0": "o", "5": "s", "ß": "ss",
+    # the upright strokes: capital I (casefolded to i before this table), l, 1, |, and the
+    # i-like letters of other scripts are all one letter. Since case never counts, "Ida"
+    # is "ida", and it reads as "lda": so i and l are one letter too ("Ali" is "All").
+    "i": "l", "1": "l", "|": "l", "ı": "l", "і": "l", "ї": "l", "ι": "l", "ӏ": "l",
+    "ǀ": "l",
 })
 
 
@@ -190,6 +195,8 @@ def name_skeleton(name: str) -> str:
     True
     >>> name_skeleton("Bo") == name_skeleton("B0"), name_skeleton("Ana") == name_skeleton("Anna")
     (True, False)
+    >>> name_skeleton("alice") == name_skeleton("aIice") == name_skeleton("al1ce")
+    True
     """
     folded = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", name).casefold())
     bare = "".join(c for c in folded if not unicodedata.combining(c))

@@ -248,15 +248,24 @@ def listen_for(args: argparse.Namespace, host: TableHost) -> Listen:
     path = unix_path(args)
     allow = bool(getattr(args, "allow", None))
     group = None if allow else os.getegid()
+    own = path.parent == unix.table_dir(os.geteuid())
+    note = ""
     try:
-        unix.check_base(path.parent.parent)
-        unix.prepare_dir(path.parent, mode=0o711 if allow else 0o750, group=group)
+        if own:  # the program's own per-user folder: made, checked and set here
+            unix.check_base(path.parent.parent)
+            unix.prepare_dir(path.parent, mode=0o711 if allow else 0o750, group=group)
+        else:  # a folder the user chose: never changed; only said if it keeps players out
+            if not path.parent.is_dir():
+                raise unix.UnixError(_("{path} is not a folder").format(path=path.parent))
+            note = unix.reach_note(path.parent, host.config.access)
         unix.clear_stale(path)  # a table of ours already there is said now, in one line
     except unix.UnixError as exc:
         raise CliError(str(exc)) from None
     except OSError as exc:
         raise CliError(_("cannot prepare {path}: {problem}").format(
             path=path, problem=exc.strerror)) from None
+    if note:
+        print("pokeroulette: " + note, file=sys.stderr, flush=True)
     return Listen(unix=path, mode=0o666 if allow else 0o660, group=group)
 
 

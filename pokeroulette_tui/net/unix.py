@@ -183,25 +183,92 @@ def prepare_dir(path: Path, *, mode: int, group: int | None = None) -> None:
 
 
 def clear_stale(path: Path) -> None:
-    """Make room for our socket at ``path``: refuse if a table of ours is live there,
-    remove anything else (the folder is ours, so whatever is there is ours to remove)."""
+    """Make room for our socket at ``path``: nothing there, or a socket of ours nobody
+    listens on (a crash's leftover), which is removed. A live table, a socket of another
+    account's, and anything that is not a socket (a file, a folder, a link: never followed)
+    are refused, never removed."""
     try:
         st = os.lstat(path)
     except FileNotFoundError:
         return
-    if stat.S_ISSOCK(st.st_mode):
-        probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        probe.settimeout(2)
-        try:
-            probe.connect(str(path))
-        except OSError:
-            pass  # nobody listens: a socket left by a crash
-        else:
-            raise UnixError(_("a table is already served at {path} (join it with "
-                              "`pokeroulette join @me`)").format(path=path))
-        finally:
-            probe.close()
+    if not stat.S_ISSOCK(st.st_mode):
+        raise UnixError(_("{path} exists and is not a socket: pick another path or remove "
+                          "it").format(path=path))
+    if st.st_uid != os.geteuid():
+        raise UnixError(_("{path} is a socket of {who}'s, not yours: pick another path").format(
+            path=path, who=_who(st.st_uid)))
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(2)
+    try:
+        probe.connect(str(path))
+    except OSError:
+        pass  # nobody listens: a socket left by a crash
+    else:
+        raise UnixError(_("a table is already served at {path} (join it with "
+                          "`pokeroulette join @me`)").format(path=path))
+    finally:
+        probe.close()
+    try:  # the same file we looked at (not one put there since): remove only that
+        if os.lstat(path).st_ino != st.st_ino:
+            raise UnixError(_("{path} changed while it was checked: try again").format(
+                path=path), retry=True)
+    except FileNotFoundError:
+        return
     os.unlink(path)
+
+
+def can_pass(folder: Path, acct: Account) -> Path | None:
+    """The first folder on the way to ``folder`` (itself included) that ``acct`` may not go
+    through, by the mode bits (search permission), or None when every one lets it pass."""
+    p = Path(os.path.abspath(folder))
+    for d in (p, *p.parents):
+        try:
+            st = os.stat(d)
+        except OSError:
+            return d
+        if acct.uid == 0:
+            continue
+        if st.st_uid == acct.uid:
+            bit = stat.S_IXUSR
+        elif st.st_gid == acct.gid or st.st_gid in acct.groups:
+            bit = stat.S_IXGRP
+        else:
+            bit = stat.S_IXOTH
+        if not st.st_mode & bit:
+            return d
+    return None
+
+
+def reach_note(folder: Path, access) -> str:
+    """For a socket in a folder the host chose (never changed by us): one line saying who
+    the access policy admits but the folders on the way keep out ("" when nobody)."""
+    if access is None:
+        return ""
+    if access.allow is not None:
+        blocked = []
+        for uid in sorted(access.allow - {access.owner.uid}):
+            acct = account_of(uid)
+            where = can_pass(folder, acct)
+            if where is not None:
+                blocked.append((acct.login, where))
+        if not blocked:
+            return ""
+        who, where = ", ".join(login for login, __ in blocked), blocked[0][1]
+    else:
+        if access.group is None or access.group < 0 or private_group(access.owner):
+            return ""
+        member = Account(-2, "", access.group, frozenset({access.group}))
+        where = can_pass(folder, member)
+        if where is None:
+            return ""
+        who = _("the members of group {group}").format(group=access.group_name or access.group)
+    try:
+        mode = oct(stat.S_IMODE(os.stat(where).st_mode))[2:]
+    except OSError:
+        mode = "?"
+    return _("{who} cannot reach the table: {folder} (mode {mode}) does not let them through; "
+             "it is left as it is: choose a folder they can enter, or change it "
+             "yourself").format(who=who, folder=where, mode=mode)
 
 
 @dataclass(frozen=True)

@@ -128,6 +128,11 @@ def fingerprint(key: Any) -> str:
 
 # -- trust on first use --------------------------------------------------------------------
 
+def _claimed_at(record: dict) -> float:
+    at = record.get("at")
+    return at if type(at) in (int, float) else float("inf")
+
+
 @dataclass
 class NameBook:
     """Names and the key that claimed each, kept in ``path`` (a JSON object
@@ -148,8 +153,17 @@ class NameBook:
             names = data["names"]
             if not isinstance(names, dict):
                 raise ValueError("names is not an object")
-            book.names = {str(k): dict(v) for k, v in names.items()
-                          if isinstance(v, dict) and isinstance(v.get("key"), str)}
+            # filed again under today's name key: names that read alike count as one now
+            # where an older version told them apart (i, l, 1 …); of two such claims the
+            # older one keeps the name
+            book.names = {}
+            for k, v in names.items():
+                if not isinstance(v, dict) or not isinstance(v.get("key"), str):
+                    continue
+                key = name_key(v["name"]) if isinstance(v.get("name"), str) else str(k)
+                held = book.names.get(key)
+                if held is None or _claimed_at(v) < _claimed_at(held):
+                    book.names[key] = dict(v)
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise KeyError_(_("cannot read the room's names {path}: {problem}; move it away "
                               "to start afresh").format(path=path, problem=exc)) from None

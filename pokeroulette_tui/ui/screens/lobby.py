@@ -148,6 +148,9 @@ class LobbyScreen(Screen[None]):
     ]
     DEFAULT_CSS = """
     LobbyScreen { layout: vertical; }
+    LobbyScreen #lobby-banner-box { height: auto; max-height: 25%; scrollbar-size-vertical: 1; }
+    LobbyScreen.-ended #lobby-banner-box { max-height: 100%; }
+    LobbyScreen #lobby-banner { height: auto; padding: 0 1; }
     LobbyScreen #lobby-info { height: auto; padding: 0 1; }
     LobbyScreen #lobby-main { height: 2fr; min-height: 7; }
     LobbyScreen #lobby-seats-box { width: 1fr; min-width: 46; padding: 0 1; scrollbar-size-vertical: 1; }
@@ -172,7 +175,14 @@ class LobbyScreen(Screen[None]):
         self._ended = False  # refused, or the connection ended: only the reason and q remain
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("\n".join(self.info + [_("Connecting…")])), id="lobby-info")
+        # the host's banner can be long: at 80x24 it scrolls in a box of its own, so that
+        # the seats and the last chat lines stay in view; the status line under it always shows
+        banner = VerticalScroll(id="lobby-banner-box")
+        banner.can_focus = False
+        banner.display = bool(self.info)
+        with banner:
+            yield Static(Text("\n".join(self.info)), id="lobby-banner")
+        yield Static(Text(_("Connecting…")), id="lobby-info")
         with Horizontal(id="lobby-main"):
             with VerticalScroll(id="lobby-seats-box"):
                 yield Static(Text(_("Seats"), style="bold"), classes="lobby-title")
@@ -285,13 +295,16 @@ class LobbyScreen(Screen[None]):
         app.call_later(swap)
 
     def _info(self, text: str) -> None:
-        self.query_one("#lobby-info", Static).update(Text("\n".join(self.info + [text])))
+        self.query_one("#lobby-banner", Static).update(Text("\n".join(self.info)))
+        self.query_one("#lobby-banner-box").display = bool(self.info)
+        self.query_one("#lobby-info", Static).update(Text(text))
 
     def _end(self, text: str) -> None:
         """Nothing here is live any more: only ``text`` (why, and how to quit) stays; the
         seats, buttons and chat go, and no key but q is offered."""
         self._ended = True
         self._deal_at = None
+        self.add_class("-ended")  # (the whole banner again: nothing else is left to show)
         self._info(text)
         for part in ("#lobby-main", "#lobby-buttons", "#lobby-chat", "#lobby-input"):
             self.query_one(part).display = False

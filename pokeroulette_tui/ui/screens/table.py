@@ -100,7 +100,8 @@ class LinkLine(Static):
     reached (reconnecting, or why it ended); hidden while connected."""
 
     DEFAULT_CSS = """
-    LinkLine { height: 1; padding: 0 1; text-style: bold reverse; display: none; }
+    LinkLine { height: auto; max-height: 3; padding: 0 1; text-style: bold reverse;
+               display: none; }
     """
 
 
@@ -324,8 +325,10 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             game_over = True
         elif update.note:
             self._toast_note(update.note, hand_over)
-        if update.closed and getattr(self.app, "session", None) is self.session:
-            # (not when this terminal closed it: leaving for the start screen, say)
+        if update.closed and getattr(self.app, "session", None) is self.session and \
+                getattr(self.session, "table_closed", True):
+            # (not when this terminal closed it: leaving for the start screen, say; nor when
+            # only this connection ended: replaced, dropped; the disconnect line says why)
             self.notify(_("The table has closed."), title=_("Table"), markup=False)
         if game_over or hand_over or self.seating.due(self.session.view(None)):
             self.refresh_view()

@@ -22,9 +22,10 @@ def too_small(width: int, height: int) -> bool:
     return width < MIN_WIDTH or height < MIN_HEIGHT
 
 
-def too_small_text(width: int, height: int) -> Text:
+def too_small_text(width: int, height: int, *, remote: bool = False) -> Text:
     """What to do about it, with the size now and the size needed (no cards: nothing
-    private can show while the table is away).
+    private can show while the table is away). ``remote``: a table served elsewhere (a
+    network or SSH seat), which this terminal does not save: quitting leaves it going on.
 
     >>> print(too_small_text(40, 12).plain)
     Too small for the table
@@ -33,6 +34,8 @@ def too_small_text(width: int, height: int) -> Text:
     or the font smaller:
     the table comes back by itself.
     ? help · q quit (the game is saved)
+    >>> print(too_small_text(40, 12, remote=True).plain.splitlines()[-1])
+    ? help · q quit (the table goes on)
     """
     out = Text()
     out.append(_("Too small for the table") + "\n", style="bold")
@@ -40,8 +43,16 @@ def too_small_text(width: int, height: int) -> Text:
     out.append(" " + _("now · {size} needed").format(size=f"{MIN_WIDTH}×{MIN_HEIGHT}") + "\n")
     out.append(_("Make the window bigger\nor the font smaller:\nthe table comes back by itself.")
                + "\n")
-    out.append(_("? help · q quit (the game is saved)"), style="italic")
+    out.append(_("? help · q quit (the table goes on)") if remote
+               else _("? help · q quit (the game is saved)"), style="italic")
     return out
+
+
+def served_elsewhere(session: object) -> bool:
+    """True for a session whose table another process serves (network, SSH): it saves
+    nothing here."""
+    from pokeroulette_tui.net.client import RemoteSession
+    return isinstance(session, RemoteSession)
 
 
 class TooSmallNotice(Widget):
@@ -55,4 +66,8 @@ class TooSmallNotice(Widget):
     size_now: reactive[tuple[int, int]] = reactive((0, 0))
 
     def render(self) -> Text:
-        return too_small_text(*self.size_now)
+        try:
+            session = getattr(self.screen, "session", None)
+        except Exception:  # noqa: BLE001 - not on a screen yet
+            session = None
+        return too_small_text(*self.size_now, remote=served_elsewhere(session))
