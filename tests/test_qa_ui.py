@@ -264,3 +264,57 @@ async def test_the_bet_box_keeps_every_key_typed_in_a_burst():
         burst(app, "home", "delete", "3")
         await settled(pilot)
         assert box.value == "35"
+
+
+async def test_the_bet_box_presets_act_in_their_turn_in_a_burst():
+    """A preset letter typed in a burst with editing keys acts where it was typed (it jumped
+    ahead as a priority binding: Backspace then ``a`` gave 9 for an all in of 97)."""
+    from test_ui_markup_names import AmountHost
+
+    app = AmountHost()
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        box = app.screen.query_one("#amount-input", Input)
+        box.focus()
+        await settled(pilot)
+        burst(app, "end", "backspace", "a")
+        await settled(pilot)
+        assert box.value == "97"
+        burst(app, "backspace", "backspace", "5", "0", "m")
+        await settled(pilot)
+        assert box.value == "2"
+        burst(app, "p", "backspace", "backspace", "8")
+        await settled(pilot)
+        assert box.value == "8"
+        burst(app, "backspace", "-", "5")
+        await settled(pilot)
+        assert box.value == "5"  # (a minus is no digit: left out, and said)
+        assert "'-' was left out" in str(app.screen.query_one("#amount-error", Static).render())
+
+
+@pytest.mark.parametrize("cards, keys", [(2, "1-2"), (3, "1-3")])
+async def test_the_footer_offers_as_many_card_keys_as_the_stock_has(cards, keys):
+    from pokeroulette_tui.session import LocalSession
+
+    def choice(state) -> bool:
+        return (state.to_act == 0 and state.phase == "stock_to_active"
+                and len(state.seats[0].stock) == cards)
+
+    rules = PRESETS["swedish"].replace(betting="none")
+    table = table_until(rules, [("Ana", None), ("Bo", "random"), ("Cy", "random")], 2, choice)
+    session = LocalSession(table, delay=0)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, session)
+        footer = screen_text(app).splitlines()[-1]
+        assert f"{keys} Move card" in footer and "1-9" not in footer
+
+
+def test_a_cut_of_one_card_is_said_in_the_singular():
+    from pokeroulette_tui.ui.widgets.hand import prompt_text
+
+    view = FakeSession.of_table(table_until(
+        PRESETS["draw"], [("Ana", None), ("Bo", "random")], 1,
+        lambda s: s.phase == "cut" and s.to_act == 0)).view(0)
+    assert "1 card from the top" in prompt_text(view, hot_seat=False, cut=1).plain
+    assert "2 cards from the top" in prompt_text(view, hot_seat=False, cut=2).plain

@@ -193,6 +193,12 @@ class PokerApp(App[None]):
         self.config.theme = name
         self.config.save()
 
+    def get_key_display(self, binding: Binding) -> str:
+        """A key as the footer shows it; a screen may say it for the moment
+        (``key_display_for``: the table's "1-2" for a stock of two)."""
+        shown = getattr(self.screen, "key_display_for", None)
+        return (shown(binding) if shown is not None else None) or super().get_key_display(binding)
+
     def _read_colours(self, theme: str) -> None:
         """Add ``theme``'s colour file to the stylesheet if it is not in it yet."""
         path = theme_path(theme)

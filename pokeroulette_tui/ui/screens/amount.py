@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -74,9 +74,24 @@ class AmountInput(TypedInput):
             self.text = text
 
     _putting = ""  # what is being typed or pasted in (for :meth:`restricted`)
+    preset_keys = ""
+    """The screen's preset letters: acted on here, in their turn with the digits and the
+    editing keys typed around them (see :meth:`_on_key`)."""
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
         return character is not None and (character.isdigit() or character == "-")
+
+    async def _on_key(self, event: events.Key) -> None:
+        # A preset letter is the screen's key; as a binding it would act when the key has
+        # bubbled up to the app, after keys typed later (Backspace then ``a`` in one burst:
+        # the all-in amount, then a digit taken off it). Here it acts in its turn.
+        char = event.character
+        if char and event.key == char and char in self.preset_keys:
+            event.stop()
+            event.prevent_default()
+            await self.app.run_action(f"preset({self.preset_keys.index(char)})", self.screen)
+            return
+        await super()._on_key(event)
 
     def replace(self, text: str, start: int, end: int) -> None:
         self._putting = text
@@ -121,8 +136,8 @@ class AmountScreen(ModalScreen[int | None]):
         self.default = lo if default is None else max(lo, min(hi, default))
         self.unit = unit
         self._left_out = ""  # typed or pasted, and refused by the box since Enter was last pressed
-        for i, (label, _value) in enumerate(self.presets):  # this dialog's own keys
-            self._bindings.bind(keys[i], f"preset({i})", label, priority=True)
+        for i, (label, _value) in enumerate(self.presets):  # this dialog's own keys (when
+            self._bindings.bind(keys[i], f"preset({i})", label)  # a button has the focus)
 
     def compose(self) -> ComposeResult:
         keys = self.keys
@@ -131,8 +146,10 @@ class AmountScreen(ModalScreen[int | None]):
             with Horizontal(id="amount-presets"):
                 for i, (label, value) in enumerate(self.presets):
                     yield Button(f"{keys[i]} {_(label)} {value}", id=f"preset-{i}", compact=True)
-            yield AmountInput(str(self.default), type="integer", id="amount-input",
-                              placeholder=f"{self.lo}–{self.hi}")
+            box = AmountInput(str(self.default), type="integer", restrict=r"[0-9]*",
+                              id="amount-input", placeholder=f"{self.lo}–{self.hi}")
+            box.preset_keys = keys[:len(self.presets)]
+            yield box
             yield Static("", id="amount-error")
             yield Static(Text(_("Enter confirms · Esc cancels"), style="italic"))
         yield TidyFooter()

@@ -540,6 +540,15 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         v = self.view
         return v if v is not None and v.my_turn else None
 
+    def key_display_for(self, binding: Binding) -> str | None:
+        """The footer's keys for moving a stock card: as many as the stock has ("1-2"), not
+        always "1-9" (None: the binding's own)."""
+        v = self._turn()
+        if not binding.action.startswith("choose(") or v is None or v.me is None:
+            return None
+        n = len(v.me.stock)
+        return "1" if n == 1 else f"1-{n}" if n < 10 else "1-9, 0"
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.has_class("-too-small") and action not in ("help", "leave", "chat"):
             return False  # nothing is done blind while the table is not on screen

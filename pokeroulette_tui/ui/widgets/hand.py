@@ -12,7 +12,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from pokeroulette_tui.engine.cards import Card
-from pokeroulette_tui.engine.i18n import _, language
+from pokeroulette_tui.engine.i18n import _, language, ngettext
 from pokeroulette_tui.engine.phase import BETWEEN_HANDS, Phase
 from pokeroulette_tui.engine.roulette import reason_words
 from pokeroulette_tui.engine.view import SeatView
@@ -84,8 +84,9 @@ def prompt_text(view: SeatView, *, hot_seat: bool, selected: frozenset[int] = fr
                    .format(keys=keys))
     elif view.phase == Phase.CUT:
         out.append(_("Your cut"), style="bold reverse")
-        out.append("  " + _("{n} cards from the top · ←/→ ±1 ↑/↓ ±5 · e type · Enter cut")
-                   .format(n=cut))
+        out.append("  " + ngettext("{n} card from the top · ←/→ ±1 ↑/↓ ±5 · e type · Enter cut",
+                                   "{n} cards from the top · ←/→ ±1 ↑/↓ ±5 · e type · Enter cut",
+                                   cut).format(n=cut))
     elif view.phase == Phase.DRAW:
         out.append(_("Your draw"), style="bold reverse")
         k = len(selected)
