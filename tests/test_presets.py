@@ -294,3 +294,14 @@ def test_piped_output_cut_short_is_no_traceback(home):
     done = subprocess.run(f"{sys.executable} -m pokeroulette_tui rules --list | head -1",
                           shell=True, capture_output=True, text=True, env=env, timeout=60)
     assert done.stdout.startswith("Every option") and "Traceback" not in done.stderr
+
+
+def test_export_onto_a_folder_says_it_is_a_folder(home, capsys, tmp_path):
+    from pokeroulette_tui.cli import main
+
+    folder = tmp_path / "dirx"
+    folder.mkdir()
+    for extra in ([], ["--replace"]):
+        assert main(["preset", "export", "classic", str(folder), *extra]) == 2
+        err = capsys.readouterr().err
+        assert "is a folder: give a file name in it" in err and "--replace" not in err

@@ -267,6 +267,8 @@ async def test_variant_limits_the_seats():
         await choose(pilot, "opt-variant", "draw")
         await pilot.pause()
         assert count.value == 7
+        assert "These rules seat 2 to 7 players: the table now has 7 seats." in [
+            n.message for n in app._notifications]  # (three seats went: said)
         assert [v for _, v in count._options] == list(range(2, 8))  # (RULES §3: draw deals for 2–7)
         assert not screen.query_one("#seat-row-7").display
         assert "not used in five-card draw" in text_of(app, "#group-matching-poker-roulette")

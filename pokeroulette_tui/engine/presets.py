@@ -326,6 +326,8 @@ class PresetFolder:
         """Write a preset (saved or built in) to the file ``target``; an existing file only if
         ``replace``."""
         preset = self.get(name)
+        if target.is_dir():
+            raise PresetError(_("{path} is a folder: give a file name in it").format(path=target))
         if target.exists() and not replace:
             raise PresetError(_("{path} already exists (add --replace to overwrite it)").format(path=target))
         if target.exists() and not target.is_file():

@@ -110,7 +110,7 @@ class SetupScreen(Screen[TableSetup | None]):
     SetupScreen .line #preset-name { width: 24; }
     SetupScreen .line #save-preset { margin: 0 0 0 1; }
     SetupScreen .line Switch, SetupScreen .line Switch:focus { border: none; height: 1; padding: 0 1; }
-    SetupScreen .onoff { width: 5; padding: 0 1; }
+    SetupScreen .onoff { width: 7; padding: 0 1; }  /* (kyllä) */
     SetupScreen .echo { width: auto; padding: 0 1; color: $text-muted; }
     SetupScreen .help { padding: 0 0 0 4; color: $text-muted; }
     SetupScreen .seat-label { width: 10; }
@@ -401,6 +401,9 @@ class SetupScreen(Screen[TableSetup | None]):
         self._seat_range = (lo, hi)
         select = self.query_one("#seat-count", Select)
         count = min(max(self._seat_count, lo), hi)
+        if count != self._seat_count:  # (said: seats and their names go, or come, unasked)
+            self.notify(_("These rules seat {lo} to {hi} players: the table now has {n} "
+                          "seats.").format(lo=lo, hi=hi, n=count), markup=False)
         select.set_options(self._count_options(lo, hi))
         select.value = count
         self._show_seats(count)
