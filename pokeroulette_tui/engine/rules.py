@@ -33,6 +33,10 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 }
 
 
+MAX_HAND_LIMIT = 1_000_000
+"""The most hands ``hand_limit`` may agree on."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class RuleSet:
     """Every house-rule option of RULES.md, with its default.
@@ -107,9 +111,10 @@ class RuleSet:
             if not lo <= value <= hi:
                 raise RuleError(_("{option} must be between {lo} and {hi} (got {value})").format(
                     option=option_words(name), lo=lo, hi=hi, value=value), name)
-        if self.hand_limit < 0:
-            raise RuleError(_("Hand limit must be 0 (no limit) or more (got {value})").format(
-                value=self.hand_limit), "hand_limit")
+        # (no game lasts longer; and a number past 2**53 would not cross the network whole)
+        if not 0 <= self.hand_limit <= MAX_HAND_LIMIT:
+            raise RuleError(_("Hand limit must be 0 (no limit) to {hi} (got {value})").format(
+                hi=f"{MAX_HAND_LIMIT:,}", value=self.hand_limit), "hand_limit")
         if not self.token_name.strip() or len(self.token_name) > 20:
             raise RuleError(_("What the tokens are called must be 1 to 20 characters"), "token_name")
         if not self.token_name.isprintable():
