@@ -239,8 +239,15 @@ async def test_invalid_combination_and_seat_problems_are_reported():
         assert isinstance(screen, SetupScreen)
         await choose(pilot, "opt-forfeit_mode", "most_chips_lost")
         assert "“Who lost most chips pays” needs betting" in text_of(app, "#setup-error")
+        # while the rules are wrong, the words beside a typed option follow the box (not
+        # the last good rules' "no limit")
+        assert str(screen._echo["hand_limit"].render()) == "no limit"
+        await type_into(pilot, "opt-hand_limit", "5")
+        assert str(screen._echo["hand_limit"].render()) == ""
         await choose(pilot, "opt-betting", "each_round")
         assert text_of(app, "#setup-error") == ""
+        assert str(screen._echo["hand_limit"].render()) != "no limit"
+        await type_into(pilot, "opt-hand_limit", "0")
         await type_into(pilot, "seat-name-2", "tester")  # seat 1 has the login name
         assert "both called 'tester'" in text_of(app, "#setup-error")
         await pilot.press("ctrl+s")

@@ -374,6 +374,10 @@ class SetupScreen(Screen[TableSetup | None]):
                            and self._seat_count < 3)
         for option, echo in self._echo.items():
             value = getattr(self.rules, option)
+            typed = str(getattr(self._controls.get(option), "value", value)).strip()
+            if rules is None and typed != str(value):  # (the words of the last good rules
+                echo.update("")                         # would not be the box's)
+                continue
             words = value_words(option, value)
             same = words == str(value) or value == "drawn"  # (the help line says what drawn is)
             echo.update(plain("" if same else words[:1].lower() + words[1:]))
