@@ -14,6 +14,7 @@ from pokeroulette_tui.ui.screens.presets import PresetScreen
 from pokeroulette_tui.ui.screens.setup import SetupScreen
 from pokeroulette_tui.ui.screens.start import StartScreen
 from test_ui_setup import SIZE, StubApp, choose, focus, text_of, type_into
+from ui_pilot import screen_text
 
 
 @pytest.fixture(autouse=True)
@@ -225,3 +226,20 @@ async def test_a_remembered_preset_deleted_since_falls_back_quietly(folder):
         screen = await open_setup(pilot)
         assert screen.query_one("#preset", Select).value == "classic"
         assert isinstance(screen.query_one("#preset-name", Input), Input)
+
+
+async def test_many_presets_and_damaged_files_still_fit_80x24(folder):
+    for i in range(8):
+        folder.save(Preset(f"Mine{i}", RuleSet(ante=i + 1)))
+    for i in range(5):
+        (folder.folder / f"Bad{i}.json").write_text("not json", encoding="utf-8")
+    app = StubApp(AppConfig(delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        problems = text_of(app, "#preset-problems")
+        assert problems.count("Cannot be used:") == 2
+        assert "… and 3 more files that cannot be used" in problems
+        text = screen_text(app)
+        assert "enter chooses · esc goes back" in text  # the hint line is on screen

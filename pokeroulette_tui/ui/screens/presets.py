@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from pokeroulette_tui.engine.i18n import N_, _
+from pokeroulette_tui.engine.i18n import N_, _, ngettext
 from pokeroulette_tui.engine.presets import Preset, built_in
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
 from pokeroulette_tui.engine.words import changes_words
@@ -48,13 +48,16 @@ def preset_line(preset: Preset) -> Text:
     return line
 
 
+SHOWN_PRESET_PROBLEMS = 2
+
+
 class PresetScreen(ModalScreen[str | None]):
     """Pick a preset; dismisses with its name, or None (Escape)."""
 
     BINDINGS = [Binding("escape", "close", N_("Back"))]
 
     DEFAULT_CSS = """
-    PresetScreen OptionList { height: auto; max-height: 14; }
+    PresetScreen OptionList { height: auto; max-height: 10; }
     PresetScreen #preset-problems { color: $text-warning; height: auto; }
     """
 
@@ -69,8 +72,16 @@ class PresetScreen(ModalScreen[str | None]):
             yield Static(Text(_("Choose the rules: a preset"), style="bold"), classes="dialog-title")
             yield OptionList(*(Option(preset_line(p), id=f"preset-{i}")
                                for i, p in enumerate(self.presets)), id="preset-list")
+            # (the first problems, then how many more: all of it must fit 80x24)
+            shown = self.problems[:SHOWN_PRESET_PROBLEMS]
             problems = "\n".join(_("Cannot be used: {problem}").format(problem=line)
-                                 for line in self.problems)
+                                 for line in shown)
+            more = len(self.problems) - len(shown)
+            if more:
+                problems += "\n" + ngettext(
+                    "… and {n} more file that cannot be used (pokeroulette preset list names it)",
+                    "… and {n} more files that cannot be used (pokeroulette preset list names "
+                    "them)", more).format(n=more)
             yield Static(plain(problems), id="preset-problems")  # (file names, reasons)
             yield Static(_("enter chooses · esc goes back · save your own on the setup screen (s)"),
                          classes="help")
