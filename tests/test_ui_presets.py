@@ -229,17 +229,18 @@ async def test_a_remembered_preset_deleted_since_falls_back_quietly(folder):
 
 
 async def test_many_presets_and_damaged_files_still_fit_80x24(folder):
+    from pokeroulette_tui.ui.app import make_app  # (the real app: its dialogs' own sizes)
+
     for i in range(8):
         folder.save(Preset(f"Mine{i}", RuleSet(ante=i + 1)))
     for i in range(5):
         (folder.folder / f"Bad{i}.json").write_text("not json", encoding="utf-8")
-    app = StubApp(AppConfig(delay=0))
+    app = make_app(AppConfig(delay=0))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("p")
         await pilot.pause()
         problems = text_of(app, "#preset-problems")
-        assert problems.count("Cannot be used:") == 2
-        assert "… and 3 more files that cannot be used" in problems
-        text = screen_text(app)
-        assert "enter chooses · esc goes back" in text  # the hint line is on screen
+        assert problems.count("Cannot be used:") == 1
+        assert "… and 4 more (pokeroulette preset list names them)" in problems
+        assert "enter chooses · esc goes back" in screen_text(app)  # the hint is on screen

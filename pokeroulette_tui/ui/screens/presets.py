@@ -48,7 +48,7 @@ def preset_line(preset: Preset) -> Text:
     return line
 
 
-SHOWN_PRESET_PROBLEMS = 2
+SHOWN_PRESET_PROBLEMS = 1
 
 
 class PresetScreen(ModalScreen[str | None]):
@@ -79,9 +79,8 @@ class PresetScreen(ModalScreen[str | None]):
             more = len(self.problems) - len(shown)
             if more:
                 problems += "\n" + ngettext(
-                    "… and {n} more file that cannot be used (pokeroulette preset list names it)",
-                    "… and {n} more files that cannot be used (pokeroulette preset list names "
-                    "them)", more).format(n=more)
+                    "… and {n} more (pokeroulette preset list names it)",
+                    "… and {n} more (pokeroulette preset list names them)", more).format(n=more)
             yield Static(plain(problems), id="preset-problems")  # (file names, reasons)
             yield Static(_("enter chooses · esc goes back · save your own on the setup screen (s)"),
                          classes="help")
