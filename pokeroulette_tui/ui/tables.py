@@ -68,17 +68,15 @@ def held_text(pid: int | None) -> str:
 def _unreadable(path: Path) -> str:
     """Why the file at ``path`` cannot be read at all, in words ("" when it can be opened,
     or is not there)."""
-    if path.is_dir():
-        return _("it is a folder, not a file")
+    from pokeroulette_tui.engine.save import os_problem
+
     try:
         with open(path, "rb"):
             pass
     except FileNotFoundError:
         return ""
-    except PermissionError:
-        return _("permission denied")
-    except OSError as exc:
-        return exc.strerror or type(exc).__name__
+    except OSError as exc:  # (a folder in its place, its permissions …)
+        return os_problem(exc)
     return ""
 
 
