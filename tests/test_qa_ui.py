@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from fake_session import FakeSession
+from test_ui_markup_names import AmountHost
 from test_ui_setup import StubApp, home  # noqa: F401  (the setup tests' app and home)
 from textual import events
 from textual.app import App
@@ -248,16 +249,20 @@ def test_help_points_to_the_tables_options(capsys):
     assert "pokeroulette play --help" in out
 
 
+async def focused_bet_box(app: App, pilot) -> Input:
+    """The amount box of the markup tests' bet dialog, focused and settled."""
+    await settled(pilot)
+    box = app.screen.query_one("#amount-input", Input)
+    box.focus()
+    await settled(pilot)
+    return box
+
+
 async def test_the_bet_box_keeps_every_key_typed_in_a_burst():
     """The bet box too (its keys out of order once made "" or a wrong amount of 25)."""
-    from test_ui_markup_names import AmountHost
-
     app = AmountHost()
     async with app.run_test(size=SIZE) as pilot:
-        await settled(pilot)
-        box = app.screen.query_one("#amount-input", Input)
-        box.focus()
-        await settled(pilot)
+        box = await focused_bet_box(app, pilot)
         burst(app, "end", "backspace", "backspace", "backspace", "2", "5")
         await settled(pilot)
         assert box.value == "25"
@@ -269,14 +274,9 @@ async def test_the_bet_box_keeps_every_key_typed_in_a_burst():
 async def test_the_bet_box_presets_act_in_their_turn_in_a_burst():
     """A preset letter typed in a burst with editing keys acts where it was typed (it jumped
     ahead as a priority binding: Backspace then ``a`` gave 9 for an all in of 97)."""
-    from test_ui_markup_names import AmountHost
-
     app = AmountHost()
     async with app.run_test(size=SIZE) as pilot:
-        await settled(pilot)
-        box = app.screen.query_one("#amount-input", Input)
-        box.focus()
-        await settled(pilot)
+        box = await focused_bet_box(app, pilot)
         burst(app, "end", "backspace", "a")
         await settled(pilot)
         assert box.value == "97"
