@@ -14,7 +14,7 @@ from textual.app import App
 from conftest import C, game, random_game
 from pokeroulette_tui.engine.events import KINDS, CardsMatched, Event, Folded, StockDealt
 from pokeroulette_tui.engine.game import apply, legal_actions, new_game
-from pokeroulette_tui.engine.result import HandResult, ShownHand
+from pokeroulette_tui.engine.result import HandResult
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
 from pokeroulette_tui.engine.save import dumps, loads
 from pokeroulette_tui.engine.phase import Phase

@@ -26,7 +26,6 @@ import shutil
 import signal
 import socket
 import subprocess
-import sys
 import time
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path

@@ -79,7 +79,6 @@ async def test_a_quiet_watcher_pings_and_is_not_closed_as_idle():
 
 async def test_the_history_screen_fetches_older_hands_from_the_table():
     """A joiner has the last two hands; ← past the first asks the host for a page."""
-    import asyncio
 
     from net_helpers import Served, autoplay
     from pokeroulette_tui.ui.config import AppConfig

@@ -3,7 +3,6 @@ log budget, and the result pause — all on the socket-free host with a fake clo
 
 from __future__ import annotations
 
-import json
 import logging
 
 import pytest

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
-from pokeroulette_tui.engine.stats import HandRecord, PlayerStats
+from pokeroulette_tui.engine.stats import PlayerStats
 from pokeroulette_tui.engine.stats_store import StatsStore
 from pokeroulette_tui.engine.view import view_for
 from pokeroulette_tui.session import Update

@@ -8,7 +8,6 @@ wrong keys and wrong moves, the command line and the start screen's offer are co
 
 from __future__ import annotations
 
-import asyncio
 
 import json
 

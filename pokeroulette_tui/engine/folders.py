@@ -4,9 +4,11 @@ that checking the settings folder at start-up loads none of the game."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
+from typing import Iterator
 
 from pokeroulette_tui.engine.i18n import _
 
@@ -149,3 +151,54 @@ def atomic_write(path: Path | str, text: str, *, mode: int = 0o600) -> None:
         except OSError:
             pass
         raise
+
+
+
+class LockHeld(Exception):
+    """Another running process holds the lock (``pid``: its process id as it wrote it in the
+    lock file, 0 if unknown)."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(pid)
+        self.pid = pid
+
+
+def take_lock(path: Path | str, *, wait: bool = True) -> int:
+    """An OS lock (flock) on the file at ``path`` (made owner-only if missing): its descriptor,
+    held until it is closed (the kernel lets go of it when the process ends, however it ends,
+    so a lock is never stale). ``wait=False``: LockHeld if another process holds it. -1 where
+    no lock can be had (not a Unix, a file system without locks, no lock file): the caller
+    goes on without one, as before there were locks."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not a Unix
+        return -1
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    except OSError:
+        return -1
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+    except BlockingIOError:
+        try:
+            text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        except OSError:
+            text = ""
+        os.close(fd)
+        raise LockHeld(int(text) if text.isdigit() else 0) from None
+    except OSError:
+        os.close(fd)
+        return -1
+    return fd
+
+
+@contextlib.contextmanager
+def locked(path: Path | str) -> Iterator[None]:
+    """Hold the lock on the file at ``path`` while the block runs (waiting for it), or run the
+    block without one where no lock can be had (see :func:`take_lock`)."""
+    fd = take_lock(path)
+    try:
+        yield
+    finally:
+        if fd >= 0:
+            os.close(fd)  # (the lock goes with it)

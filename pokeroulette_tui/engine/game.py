@@ -12,7 +12,7 @@ from pokeroulette_tui.engine import betting, draw, roulette, scoring
 from pokeroulette_tui.engine.actions import (BETTING_KINDS, Action, Advance, AllIn, Call, Check,
                                              Cut, Discard, Fold, IllegalAction, Leave,
                                              MoveStockToActive, PlaceBet, RaiseTo, StartHand)
-from pokeroulette_tui.engine.cards import SUITS, make_shoe, shuffled
+from pokeroulette_tui.engine.cards import make_shoe, shuffled
 from pokeroulette_tui.engine.events import AntesPaid, Event, HandStarted, PlayerLeft, SuitOrderDrawn
 from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleError, RuleSet

@@ -6,7 +6,7 @@ import re
 
 from pokeroulette_tui.engine import betting, scoring
 from pokeroulette_tui.engine.actions import IllegalAction, MoveStockToActive
-from pokeroulette_tui.engine.cards import decks_for, format_cards, make_shoe, shuffled
+from pokeroulette_tui.engine.cards import decks_for, make_shoe, shuffled
 from pokeroulette_tui.engine.events import (ActivesDealt, BettingStarted, CardsMatched, Event,
                                             MatchCardTurned, MatchingEnded, NewActivesDealt,
                                             Reshuffled, Shuffled, StockDealt, StockKept,

@@ -20,9 +20,11 @@ from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.folders import (  # noqa: F401 - re-exported
     ForeignFolderError,
+    LockHeld,
     atomic_write,
     checked_dir,
     private_dir,
+    take_lock,
 )
 from pokeroulette_tui.engine.game import (
     apply,
@@ -342,22 +344,11 @@ def hold(path: Path | str) -> None:
         if key in _held:
             return
         try:
-            import fcntl
-        except ImportError:  # pragma: no cover - not a Unix
-            return
-        try:
-            fd = os.open(key, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
-        except OSError:
-            return  # (no lock file to be had: the save itself will say what is wrong)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            pid = _holder(fd)
-            os.close(fd)
-            raise SaveHeld(pid) from None
-        except OSError:
-            os.close(fd)
-            return
+            fd = take_lock(key, wait=False)
+        except LockHeld as held:
+            raise SaveHeld(held.pid) from None
+        if fd < 0:
+            return  # (no lock to be had: the save itself will say what is wrong, if anything)
         try:
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
@@ -379,14 +370,6 @@ def release(path: Path | str | None) -> None:
 def holds(path: Path | str) -> bool:
     """Whether this process holds the save at ``path``."""
     return str(lock_path(path)) in _held
-
-
-def _holder(fd: int) -> int:
-    try:
-        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-    except OSError:
-        return 0
-    return int(text) if text.isdigit() else 0
 
 
 def aside_path(path: Path) -> Path:

@@ -31,6 +31,7 @@ from pokeroulette_tui.engine.folders import (
     ForeignFolderError,
     atomic_write,
     checked_dir,
+    locked,
     private_dir,
 )
 from pokeroulette_tui.engine.stats import GameRecord, HandRecord, PlayerStats, record_from_dict
@@ -243,21 +244,12 @@ class StatsStore:
             finally:
                 held.depth -= 1
             return
-        fd = -1
-        try:
-            import fcntl
-            fd = os.open(self.folder / LOCK_FILE,
-                         os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        except (ImportError, OSError):
-            pass  # (no lock to be had: as before there was one)
-        held.depth = 1
-        try:
-            yield
-        finally:
-            held.depth = 0
-            if fd >= 0:
-                os.close(fd)  # (the lock goes with it)
+        with locked(self.folder / LOCK_FILE):
+            held.depth = 1
+            try:
+                yield
+            finally:
+                held.depth = 0
 
     def _append(self, player: str, records: list[HandRecord | GameRecord]) -> None:
         path = self.path(player)

@@ -30,6 +30,7 @@ from pokeroulette_tui.engine.folders import (
     ForeignFolderError,
     atomic_write,
     checked_dir,
+    locked,
     private_dir,
 )
 
@@ -153,20 +154,8 @@ class CasinoStore:
         """The file's lock (``casino.json.lock`` beside it) while it is read and written
         again; where locks do not work the write goes on without one."""
         private_dir(self.path.parent)  # the data folder: ours, or refused (ForeignFolderError)
-        fd = -1
-        try:
-            import fcntl
-
-            fd = os.open(self.path.with_name(self.path.name + ".lock"),
-                         os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        except (ImportError, OSError):
-            pass
-        try:
+        with locked(self.path.with_name(self.path.name + ".lock")):
             yield
-        finally:
-            if fd >= 0:
-                os.close(fd)
 
     def to_dict(self) -> dict[str, Any]:
         return {"format": FORMAT, "version": VERSION, "bankrolls": self.bankrolls,
