@@ -248,6 +248,25 @@ def test_settings_that_cannot_be_read_are_not_written_over(monkeypatch):
     assert "Errno" not in said
 
 
+
+def test_a_folder_in_place_of_a_file_is_said_alike_for_settings_stats_and_autosave():
+    """One wording (engine.folders.os_problem) for why a file cannot be read, wherever."""
+    from pokeroulette_tui.engine.folders import private_dir
+    from pokeroulette_tui.engine.stats_store import StatsStore
+    from pokeroulette_tui.paths import data_home
+
+    path = settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.mkdir()
+    said = AppConfig.load().keep_damaged_aside()
+    assert "could not be read (it is a folder, not a file)" in said
+    store = StatsStore(data_home() / "stats")
+    private_dir(store.folder)
+    store.path("Ana").mkdir()
+    assert store.records("Ana")[1] == []
+    assert store.problems == [
+        "The statistics of Ana cannot be read (it is a folder, not a file)."]
+
 # -- MEDIUM 2: a statistics file or folder that cannot be read ----------------------------------
 
 def _stats_with(player: str):

@@ -130,6 +130,15 @@ def checked_dir(path: Path) -> Path | None:
     return path if os.path.isdir(path) else None
 
 
+
+def os_problem(exc: OSError) -> str:
+    """Why a file or folder cannot be read, in words (no error numbers, no path said twice)."""
+    if isinstance(exc, PermissionError):
+        return _("permission denied")
+    if isinstance(exc, IsADirectoryError):
+        return _("it is a folder, not a file")
+    return exc.strerror or type(exc).__name__
+
 def atomic_write(path: Path | str, text: str, *, mode: int = 0o600) -> None:
     """Write ``text`` so that a crash leaves either the old file or the new one, never half.
     A missing folder is created owner-only."""

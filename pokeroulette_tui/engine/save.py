@@ -23,6 +23,7 @@ from pokeroulette_tui.engine.folders import (  # noqa: F401 - re-exported
     LockHeld,
     atomic_write,
     checked_dir,
+    os_problem,
     private_dir,
     take_lock,
 )
@@ -122,15 +123,6 @@ def problem_words(exc: BaseException) -> str:
 
 _PYTHON_WORDS = re.compile(r"literal|convert|unpack|codec|vector|\(\)|base \d|argument")
 """What marks a ValueError's message as Python's, not the engine's: not shown to players."""
-
-
-def os_problem(exc: OSError) -> str:
-    """Why a file cannot be read, in words (no error numbers, no path said twice)."""
-    if isinstance(exc, PermissionError):
-        return _("permission denied")
-    if isinstance(exc, IsADirectoryError):
-        return _("it is a folder, not a file")
-    return exc.strerror or type(exc).__name__
 
 
 def checked_state(data: Any, source: str, *, playable: bool = True) -> GameState:

@@ -32,6 +32,7 @@ from pokeroulette_tui.engine.folders import (
     atomic_write,
     checked_dir,
     locked,
+    os_problem,
     private_dir,
 )
 from pokeroulette_tui.engine.stats import GameRecord, HandRecord, PlayerStats, record_from_dict
@@ -92,7 +93,7 @@ class StatsStore:
         except OSError as exc:
             self.problems.append(_("The statistics folder {folder} cannot be read ({problem}); "
                                    "no statistics are shown from it.").format(
-                                       folder=folder, problem=_os_problem(exc)))
+                                       folder=folder, problem=os_problem(exc)))
             return []
         for path in listed:
             if _ASIDE.search(path.name):
@@ -134,7 +135,7 @@ class StatsStore:
             return stats, []
         except OSError as exc:
             self.problems.append(_("The statistics of {player} cannot be read ({problem}).").format(
-                player=player, problem=_os_problem(exc)))
+                player=player, problem=os_problem(exc)))
             return stats, []
         records: list[HandRecord | GameRecord] = []
         totals = None
@@ -334,15 +335,6 @@ class _Unreadable:
         self.problem = problem
 
 
-def _os_problem(exc: OSError) -> str:
-    """Why a file or folder cannot be read, in words (no error numbers, no repeated path)."""
-    if isinstance(exc, PermissionError):
-        return _("permission denied")
-    if isinstance(exc, IsADirectoryError):
-        return _("a folder, not a file")
-    return exc.strerror or type(exc).__name__
-
-
 def _head(path: Path) -> object:
     """The first line of a statistics file, read as JSON (None: not JSON); ``_UNFINISHED``
     while it has no whole first line yet (or is gone); an :class:`_Unreadable` if it cannot
@@ -353,7 +345,7 @@ def _head(path: Path) -> object:
     except FileNotFoundError:
         return _UNFINISHED  # (removed meanwhile: a reset, a compaction's rename)
     except OSError as exc:
-        return _Unreadable(_os_problem(exc))
+        return _Unreadable(os_problem(exc))
     if not line.endswith(b"\n"):
         return _UNFINISHED
     try:

@@ -296,12 +296,11 @@ class AppConfig:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return cls()
-        except IsADirectoryError:
-            return cls._damaged(path, _("a folder, not a file"))
         except OSError as exc:  # (its permissions, say): left where it is, not written over
-            config = cls._damaged(path, _("permission denied") if isinstance(exc, PermissionError)
-                                  else exc.strerror or type(exc).__name__)
-            config.unreadable = True
+            from pokeroulette_tui.engine.folders import os_problem
+
+            config = cls._damaged(path, os_problem(exc))
+            config.unreadable = not isinstance(exc, IsADirectoryError)
             return config
         except ValueError:  # not UTF-8
             return cls._damaged(path, _("not UTF-8 text"))

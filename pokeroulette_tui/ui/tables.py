@@ -68,7 +68,7 @@ def held_text(pid: int | None) -> str:
 def _unreadable(path: Path) -> str:
     """Why the file at ``path`` cannot be read at all, in words ("" when it can be opened,
     or is not there)."""
-    from pokeroulette_tui.engine.save import os_problem
+    from pokeroulette_tui.engine.folders import os_problem
 
     try:
         with open(path, "rb"):
