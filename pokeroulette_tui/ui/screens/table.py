@@ -16,7 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.events import Resize
+from textual.events import Key, Resize
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -259,6 +259,20 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         if seats is None or not all(w.is_attached for w in seats):
             seats = self._found[SeatWidget] = list(self.query(SeatWidget))
         return seats
+
+    def on_key(self, event: Key) -> None:
+        """A table key that does nothing now says why (never silence): a raise when the
+        raises are used up, a digit beyond the stock, the last hand before any has ended.
+        (The keys bound now come to this too, before their bindings: they are left alone.)"""
+        if event.key in self.active_bindings or self.has_class("-too-small") \
+                or not getattr(self.session, "connected", True):
+            return  # (a binding takes it; or the screen says already why nothing is done)
+        from pokeroulette_tui.ui.refusals import refusal
+
+        why = refusal(self.view, event.key, players_here=bool(self.seating.humans),
+                      ended=self.last_result is not None)
+        if why:
+            self.notify(why, title=_("Not now"), markup=False, timeout=4)
 
     def on_resize(self, event: Resize) -> None:
         """Lay the table out for the terminal: the seats in columns beside a wider side panel

@@ -1,0 +1,85 @@
+"""Why a table key does nothing now, in a sentence: a key a player presses is never met with
+silence (a raise when the raises are used up, a digit beyond the stock, the last hand before
+any hand ended). Only what the player's own view shows is used, so a reason never tells
+anything the table does not already show them."""
+
+from __future__ import annotations
+
+from pokeroulette_tui.engine.i18n import _, ngettext
+from pokeroulette_tui.engine.phase import Phase
+from pokeroulette_tui.engine.view import SeatView
+
+DIGITS = frozenset("0123456789")
+TURN_KEYS = frozenset({"b", "r", "a", "c", "f", "k", "p", "e", "enter"}) | DIGITS
+"""The keys of a turn (betting, moving a stock card, drawing, cutting)."""
+
+
+def refusal(view: SeatView | None, key: str, *, players_here: bool, ended: bool) -> str | None:
+    """Why ``key`` does nothing now at a table showing ``view`` (None: it is not one of the
+    table's keys, or the screen says why already). ``players_here``: someone plays at this
+    terminal (not a spectator's); ``ended``: a hand has ended that ``s`` could show."""
+    if key == "s":
+        return None if ended else _("No hand has ended yet: s shows the last hand once one has.")
+    if view is None or key not in TURN_KEYS or view.phase in (Phase.GAME_OVER, Phase.WAITING):
+        return None
+    if view.game_over:
+        return None
+    if not players_here:
+        return _("You are watching this table: only its players act.")
+    me = view.me
+    if not view.my_turn or me is None:
+        if me is not None and me.folded and view.phase not in (Phase.HAND_OVER,):
+            return _("You have folded this hand: wait for the next one.")
+        if view.phase == Phase.BETTING and view.to_act is not None \
+                and 0 <= view.to_act < len(view.players):
+            return _("It is not your turn: {name} is to act.").format(
+                name=view.players[view.to_act].name)
+        return _("It is not your turn.")
+    if view.phase == Phase.BETTING:
+        return _betting(view, key)
+    if view.phase == Phase.STOCK_TO_ACTIVE and key in DIGITS:
+        n = len(me.stock)
+        return ngettext("Your stock has {n} card: 1 moves it to your actives, k keeps it.",
+                        "Your stock has {n} cards: 1–{n} moves one to your actives, k keeps "
+                        "them.", n).format(n=n)
+    if view.phase == Phase.DRAW and key in DIGITS:
+        n = len(me.hand)
+        return _("Press 1–{n} to choose the cards to exchange, then Enter.").format(n=n)
+    return _("That key does nothing now: the keys you can use are in the bar at the bottom.")
+
+
+def _betting(view: SeatView, key: str) -> str:
+    """Why a betting key is not on offer on the player's own betting turn."""
+    o, me = view.options, view.me
+    assert me is not None
+    if o is None:
+        return _("It is not your turn.")
+    to_call = view.current_bet - me.bet
+    if key == "b":
+        if view.current_bet:
+            return _("There is a bet already ({amount} to call): c calls, r raises.").format(
+                amount=to_call) if o.raise_min else _(
+                "There is a bet already ({amount} to call): c calls.").format(amount=to_call)
+        return _("Your chips do not cover a bet: a goes all in.") if o.all_in else _(
+            "You cannot open the betting now.")
+    if key == "r":
+        if not view.current_bet:
+            return _("Nobody has bet yet: b opens the betting.") if o.bet_min else _(
+                "Nobody has bet yet, and your chips do not cover a bet: a goes all in.")
+        if me.chips <= to_call or me.bet + me.chips <= view.current_bet + (
+                view.rules.bet_unit if view.rules.limit == "fixed" else view.min_raise):
+            return _("Your chips do not cover a raise: c calls, a goes all in.") if o.all_in \
+                else _("Your chips do not cover a raise.")
+        return _no_more_raises(view)
+    if key == "a":
+        if view.rules.limit == "fixed":
+            return _("Going all in is not allowed here (fixed limit): c calls or checks.")
+        return _no_more_raises(view)
+    return _("That key does nothing now: the keys you can use are in the bar at the bottom.")
+
+
+def _no_more_raises(view: SeatView) -> str:
+    if view.rules.limit == "fixed":
+        return _("No more raises for you this betting round (fixed limit: at most three a "
+                 "round, and an all-in short of a full raise does not reopen them).")
+    return _("You cannot raise again: nobody has raised in full since you last acted.")
