@@ -78,6 +78,12 @@ class RuleSet:
     hand_limit: int = 0
 
     def __post_init__(self) -> None:
+        if self.variant == "casino":  # RULES §6: not a variant of this table but a command
+            # TRANSLATORS: "Game (variant): the casino game is its own command: pokeroulette casino"
+            raise RuleError(
+                _("{option} ({name}): the casino game is its own command: {command}").format(
+                    option=option_words("variant"), name="variant", command="pokeroulette casino"),
+                "variant")
         for name, choices in _CHOICES.items():
             value = getattr(self, name)
             if value not in choices:

@@ -267,7 +267,9 @@ def hints_text(view: SeatView | None, est: Estimate | None, *, allowed: bool = T
 
 def beats_text(rules: RuleSet, suit_order: str | None, *, chain: bool = False) -> Text:
     """The "what beats what" card of this table: the categories high to low with this
-    table's five-of-a-kind and joker options, and how ties go.
+    table's five-of-a-kind and joker options, who loses a forfeit token (forfeit scoring),
+    and how ties go: a pot split only where chips are played, RULES §5 ``forfeit_tie``
+    where tokens are.
 
     >>> "five of a kind" in beats_text(RuleSet(), "SHDC").plain
     True
@@ -306,8 +308,14 @@ def beats_text(rules: RuleSet, suit_order: str | None, *, chain: bool = False) -
         if not chain:
             out.append(_("Hands: best five stock cards (all of 4 or fewer); a missing kicker "
                          "loses") + "\n")
-    else:
+    elif rules.uses_chips:
         out.append(_("No wild cards: five cards each, the best hand wins.") + "\n")
+    else:  # forfeit tokens, no betting: no pot to win (the token line below says who loses)
+        out.append(_("No wild cards: five cards each.") + "\n")
+    if rules.scoring == "forfeit":
+        out.append(_("Forfeit:") + " ", style="bold")
+        out.append(_forfeit_words(rules) + "\n")
+    ties = _tie_words(rules)
     if roulette or rules.suit_tiebreak:
         order = suit_order or (rules.suit_order if rules.suit_order != "drawn" else None)
         out.append(_("Ties:") + " ", style="bold")
@@ -316,7 +324,48 @@ def beats_text(rules: RuleSet, suit_order: str | None, *, chain: bool = False) -
         out.append("\n " + _("suit against suit, card by card, the most significant first"))
         if roulette and rules.jokers_at_end == "wild":
             out.append("; " + _("a joker's suit is below them all"))
-        out.append("; " + _("still equal: the pot is split"))
-    else:
+        # TRANSLATORS: {ties} is one or two clauses ("the pot is split; tied weakest hands
+        # play a deciding hand")
+        out.append("; " + _("still equal: {ties}").format(ties=ties))
+    elif rules.scoring == "chips":
         out.append(_("Equal hands split the pot (suits do not count)."))
+    else:
+        # TRANSLATORS: {ties} is one or two clauses ("tied weakest hands play a deciding hand")
+        out.append(_("Equal hands (suits do not count): {ties}.").format(ties=ties))
     return out
+
+
+def _forfeit_words(rules: RuleSet) -> str:
+    """Who loses a forfeit token after the showdown (RULES §5 ``forfeit_mode``), with the
+    tie rule when it is not about hands (``most_chips_lost``: ties in chips lost)."""
+    tokens = token_words(rules)
+    if rules.forfeit_mode == "weakest":
+        return _("the weakest hand loses one of the {tokens}").format(tokens=tokens)
+    if rules.forfeit_mode == "all_but_winner":
+        return _("every hand but the best loses one of the {tokens}").format(tokens=tokens)
+    tie = (_("players tied for it play a deciding hand") if rules.forfeit_tie == "replay"
+           else _("players tied for it each lose one"))
+    # TRANSLATORS: {tie} is a clause of its own ("players tied for it play a deciding hand")
+    return _("whoever lost the most chips in the hand loses one of the {tokens}; {tie}").format(
+        tokens=tokens, tie=tie)
+
+
+def _tie_words(rules: RuleSet) -> str:
+    """What happens to hands still equal (after the suits, where suits count): the pot is
+    split (when chips are played) and, with forfeit tokens, RULES §5 ``forfeit_tie``.
+
+    >>> _tie_words(RuleSet())
+    'the pot is split'
+    >>> _tie_words(RuleSet(scoring="forfeit", betting="none", forfeit_tie="all_lose"))
+    'tied weakest hands each lose one'
+    """
+    clauses = [_("the pot is split")] if rules.uses_chips else []
+    if rules.scoring == "forfeit":
+        if rules.forfeit_mode == "weakest":
+            clauses.append(_("tied weakest hands play a deciding hand")
+                           if rules.forfeit_tie == "replay"
+                           else _("tied weakest hands each lose one"))
+        elif rules.forfeit_mode == "all_but_winner":
+            clauses.append(_("tied best hands all keep their {tokens}").format(
+                tokens=token_words(rules)))
+    return "; ".join(clauses)

@@ -56,9 +56,10 @@ SUMMARY = [
        "equal hands are split by the agreed suit ranking. Betting may follow every round or only "
        "the last."),
     N_("Five-card draw (Mörkpoker). The dealer shuffles, the player on the right cuts, and "
-       "everyone gets five cards. After an optional betting round each player may exchange up to "
-       "three cards once, then the hands are compared. Without betting, the weakest hand loses a "
-       "forfeit token, and the first player out of tokens loses."),
+       "everyone gets five cards. After an optional betting round each player may exchange cards "
+       "once (up to three by default; a table may agree on 0 to 5, and u shows its rules), then "
+       "the hands are compared. Without betting, the weakest hand loses a forfeit token, and "
+       "the first player out of tokens loses."),
     N_("Marks at the table: ▶ the player to act; [button] the dealer position; ✓ an active card "
        "that stuck, ✗ one that went to the discards; [▒▒] a face-down card; T a ten (T♥ is the "
        "ten of hearts), ★ a joker; underlined cards make the hand that is named beside them."),
