@@ -58,12 +58,26 @@ from pokeroulette_tui.ui.widgets.casino_board import (
     spot_at_cursor,
 )
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
+from pokeroulette_tui.ui.widgets.toosmall import TooSmallNotice, too_small
 
 CHIPS = (1, 5, 25, 100)
 """The chip sizes at a table whose smallest bet is 1, smallest first (+ and - step through
 them); other tables: :func:`chips_for`."""
 HINT_LINES = 2
 """The hint line under the board wraps onto a second line when a message needs it."""
+TOO_SMALL_AWAY = ("#casino-status", "#board", "#casino-hint", "#casino-lower")
+"""What the too-small notice takes the place of (the board is 79 columns wide: in less it
+wrapped its ace column onto a line of its own, and the outside bets fell out of view)."""
+TOO_SMALL_KEYS = ("quit", "keys")
+"""The actions that work while the table is away: nothing is done blind."""
+
+
+def casino_keys(screen: object) -> str:
+    """The keys the casino takes while the terminal is too small for its table (the
+    too-small notice's line)."""
+    if getattr(screen, "networked", False):
+        return _("? keys · q leave (the table goes on)")
+    return _("? keys · q quit (the bankrolls are saved)")
 
 
 def chips_for(table: PayTable) -> tuple[int, ...]:
@@ -178,6 +192,9 @@ class CasinoScreen(Screen[None]):
             yield Static("", id="casino-deal")
             with VerticalScroll(id="casino-results", can_focus=False):
                 yield Static("", id="casino-results-text")
+        notice = TooSmallNotice(id="too-small", keys=casino_keys)
+        notice.display = False  # (shown by on_resize below 80×24, in every app)
+        yield notice
         yield TidyFooter()
 
     def on_mount(self) -> None:
@@ -228,6 +245,16 @@ class CasinoScreen(Screen[None]):
             self._offer_reset_if_broke()
 
     def on_resize(self) -> None:
+        """Lay the table out for the terminal; below 80×24 a notice in its place (as at the
+        card table: it comes back when the terminal grows)."""
+        small = too_small(*self.size)
+        if small != self.has_class("-too-small"):
+            self.set_class(small, "-too-small")
+            for selector in TOO_SMALL_AWAY:
+                self.query_one(selector).display = not small
+            self.query_one(TooSmallNotice).display = small
+            self.refresh_bindings()  # no table keys while the table is away
+        self.query_one(TooSmallNotice).size_now = (self.size.width, self.size.height)
         tall = self.size.width >= 130 and self.size.height >= 36
         self.query_one(CasinoBoard).wide = tall
         self.set_class(self.size.width >= 120, "-wide")
@@ -510,6 +537,8 @@ class CasinoScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self._leaving:
             return False  # keys typed after q: the app is on its way out
+        if self.has_class("-too-small") and action not in TOO_SMALL_KEYS:
+            return False  # nothing is done blind while the table is not on screen
         if self.session is None or not self.casino.players:
             return action in ("quit", "keys", "odds")
         if self.gone and action not in ("quit", "keys", "odds", "history"):

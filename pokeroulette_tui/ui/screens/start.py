@@ -32,6 +32,7 @@ from pokeroulette_tui.ui.tables import (
 )
 from pokeroulette_tui.ui.widgets.button import PlainButton
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
+from pokeroulette_tui.ui.widgets.toosmall import TooSmallNotice, too_small
 
 if TYPE_CHECKING:  # the session (and the engine) load when a table is dealt or found
     from textual.timer import Timer
@@ -43,6 +44,13 @@ if TYPE_CHECKING:  # the session (and the engine) load when a table is dealt or 
 PRELOAD_AFTER = 0.25
 """Seconds after its first frame before the start screen loads the table in the background
 (see :meth:`StartScreen._start_preload`)."""
+
+
+def start_keys(screen: object) -> str:
+    """What the too-small notice says of the start screen's keys (they go on working: it is
+    a menu, and what they open says itself whether it fits)."""
+    return _("q quit")
+
 
 A_NEW_TABLE = N_("A new table")
 YOUR_TABLE = N_("Your table")
@@ -119,6 +127,9 @@ class StartScreen(Screen[None]):
                     yield PlainButton(_("Quit (q)"), id="quit")
                 yield Static("", id="table-rules-title")
                 yield Static("", id="table-rules")
+        notice = TooSmallNotice(id="too-small", keys=start_keys, menu=True)
+        notice.display = False  # (shown by _fit below 80×24)
+        yield notice
         yield TidyFooter()
 
     def on_mount(self) -> None:
@@ -144,6 +155,21 @@ class StartScreen(Screen[None]):
         await self.recompose()
         self.query_one("#tutorial-offer").display = offering
         self._show()
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """Below 80×24 a notice in place of the menu (it cut its buttons off, and the
+        footer): it says the size needed and how to quit; the menu comes back as the
+        terminal grows."""
+        small = too_small(*self.size)
+        self.set_class(small, "-too-small")
+        self.query_one("#start-body").display = not small
+        notice = self.query_one(TooSmallNotice)
+        notice.display = small
+        notice.size_now = (self.size.width, self.size.height)
 
     @property
     def notice(self) -> str:

@@ -221,7 +221,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
                 if self.session.can_chat:
                     yield ChatPanel(id="chat")
         yield HandPanel(id="hand")
-        yield TooSmallNotice(id="too-small")
+        yield TooSmallNotice(id="too-small", keys=TooSmallNotice.table_keys)
         yield TidyFooter()
 
     async def on_mount(self) -> None:

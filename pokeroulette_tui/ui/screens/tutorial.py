@@ -28,6 +28,7 @@ from pokeroulette_tui.ui.screens.table import WIDE, TableScreen
 from pokeroulette_tui.ui.tutorial import (TUTORIALS, TutorialSession, read_progress,
                                           write_progress)
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
+from pokeroulette_tui.ui.widgets.toosmall import TooSmallNotice
 
 TABLE_KEYS = frozenset({
     "check", "call", "call_all_in", "bet", "raise", "all_in", "fold", "choose", "keep",
@@ -58,6 +59,12 @@ def notes_text(session: TutorialSession, hint: str = "", *, in_app: bool = False
         text.append("\n" + _("Esc leaves; the tutorial carries on here next time."),
                     style="italic")
     return text
+
+
+def tutorial_keys(screen: object) -> str:
+    """The keys the tutorial takes while the terminal is too small for its table (the
+    too-small notice's line): q leaves the tutorial here, not the program."""
+    return _("? help · q leave (the tutorial carries on here next time)")
 
 
 class NoStats:
@@ -114,6 +121,7 @@ class TutorialScreen(TableScreen):
     async def on_mount(self) -> None:
         # (runs before the table screen's own on_mount, which then starts the session)
         await self.query_one("#side").mount(TutorialNotes(id="notes"), after="#centre")
+        self.query_one(TooSmallNotice).keys = tutorial_keys  # (q leaves the tutorial here)
         self.show_note()
         if self.tutorial.step:
             again = (f"pokeroulette tutorial {self.tutorial.name} --restart"
@@ -162,6 +170,8 @@ class TutorialScreen(TableScreen):
             return
         if event.key.startswith("ctrl+"):
             return  # the app's own keys (theme, colours, quit)
+        if self.has_class("-too-small"):
+            return  # the table is away: nothing is done, and no hint about it (the notice says)
         event.stop()
         event.prevent_default()
         self.hint(_(self.tutorial.note.hint))
