@@ -8,6 +8,7 @@ histories it exports (JSON lines, or readable text).
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Iterable
 
 from pokeroulette_tui.engine.cards import parse_card
@@ -64,15 +65,60 @@ def rows(stats: PlayerStats) -> list[tuple[str, Tally]]:
     return out
 
 
-def summary_lines(stats: PlayerStats) -> list[str]:
-    """The statistics of one player as plain text lines (the ``stats`` command)."""
+def summary_lines(stats: PlayerStats, width: int | None = None) -> list[str]:
+    """The statistics of one player as plain text lines (the ``stats`` command).
+
+    ``width``: the terminal's columns. Lines longer than that wrap at their spaces (a word
+    longer than the width, a folder say, keeps its line), and a table wider than that
+    becomes a list of counts by variant and preset. ``None``: no limit.
+
+    >>> from pokeroulette_tui.engine.stats import Tally
+    >>> s = PlayerStats("Ana", tallies={"draw · draw": Tally(games=1, wins=1, hands=3)})
+    >>> print("\\n".join(summary_lines(s, width=40)[1:4]))
+      draw · draw
+        games 1 · games won 1 · hands 3 ·
+        hands won 0 · showdowns reached 0 ·
+    """
     lines = [stats.player]
     total = stats.tally()
     if not total.hands and not total.finished:
         return lines + ["  " + _("no hands recorded yet")]
+    table = _counts_table(stats)
+    if width is not None and max(len(line) for line in table) > width:
+        table = []
+        for group, t in rows(stats):
+            table.append("  " + group)
+            table += _wrap(" · ".join(f"{_(h).replace(chr(10), ' ')} {getattr(t, f)}"
+                                      for f, h in COLUMNS), width, "    ")
+    lines += table
+    said = [_("games won {games} of those finished ({finished}); showdowns won "
+              "{showdowns}").format(games=percent(total.wins, total.finished),
+                                    finished=total.finished,
+                                    showdowns=percent(total.showdowns_won, total.showdowns))]
+    if stats.best is not None:
+        b = stats.best
+        said.append(_("best hand: {hand} ({cards}), {at}, {group}").format(
+            hand=score_words(b.score, b.name), cards=symbols(b.cards), at=b.at[:16].replace("T", " "),
+            group=b.group))
+    if stats.series:
+        chips = [c for __, c in stats.series]
+        said.append(ngettext(
+            "chips over the last {n} hands: {spark} (low {low}, high {high}, last {last})",
+            "chips over the last {n} hands: {spark} (low {low}, high {high}, last {last})",
+            len(chips)).format(n=len(chips), low=min(chips), high=max(chips), last=chips[-1],
+                               spark=spark(chips, 40 if width is None
+                                           else max(8, min(40, width - 6)))))
+    for line in said:
+        lines += _wrap(line, width, "  ", "    ")
+    return lines
+
+
+def _counts_table(stats: PlayerStats) -> list[str]:
+    """The counts by variant and preset as a table: two heading lines, a line a row."""
     width = max(len(g) for g, __ in rows(stats))
     headings = [_(h) for __, h in COLUMNS]
     widths = [max(5, *(len(part) for part in h.split("\n"))) for h in headings]
+    lines = []
     for line in (0, 1):
         parts = [(h.split("\n") + [""])[line] for h in headings]
         lines.append(("  " + "".ljust(width) + "".join(f"  {p:>{w}}" for p, w in
@@ -80,23 +126,21 @@ def summary_lines(stats: PlayerStats) -> list[str]:
     for group, t in rows(stats):
         cells = "".join(f"  {getattr(t, f):>{w}}" for (f, __), w in zip(COLUMNS, widths))
         lines.append("  " + group.ljust(width) + cells)
-    lines.append("  " + _("games won {games} of those finished ({finished}); showdowns won "
-                          "{showdowns}").format(games=percent(total.wins, total.finished),
-                                                finished=total.finished,
-                                                showdowns=percent(total.showdowns_won, total.showdowns)))
-    if stats.best is not None:
-        b = stats.best
-        lines.append("  " + _("best hand: {hand} ({cards}), {at}, {group}").format(
-            hand=score_words(b.score, b.name), cards=symbols(b.cards), at=b.at[:16].replace("T", " "),
-            group=b.group))
-    if stats.series:
-        chips = [c for __, c in stats.series]
-        lines.append("  " + ngettext(
-            "chips over the last {n} hands: {spark} (low {low}, high {high}, last {last})",
-            "chips over the last {n} hands: {spark} (low {low}, high {high}, last {last})",
-            len(chips)).format(n=len(chips), spark=spark(chips), low=min(chips), high=max(chips),
-                               last=chips[-1]))
     return lines
+
+
+def _wrap(text: str, width: int | None, indent: str, more: str | None = None) -> list[str]:
+    """``text`` indented, in lines of at most ``width`` columns broken at spaces only (the
+    lines after the first indented by ``more``, ``indent`` unless given).
+
+    >>> _wrap("games 1 · hands 3", 12, "  ")
+    ['  games 1 ·', '  hands 3']
+    """
+    if width is None:
+        return [indent + text]
+    return textwrap.wrap(text, max(len(indent) + 8, width), initial_indent=indent,
+                         subsequent_indent=indent if more is None else more,
+                         break_long_words=False, break_on_hyphens=False) or [indent]
 
 
 BARS = "▁▂▃▄▅▆▇█"

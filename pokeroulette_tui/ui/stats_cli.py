@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import textwrap
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Callable, Iterator
@@ -73,17 +75,32 @@ def run_stats(args: argparse.Namespace, *, store: StatsStore | None = None,
                    "problems": store.problems}, out, ensure_ascii=False, indent=1)
         out.write("\n")
         return 0
+    width = terminal_width()
+    say = _sayer(out, width)
+    # (whole: the folder is what this line says, to be copied as it is)
     print(_("Statistics in {folder}").format(folder=store.folder), file=out)
     if not books and store.problems:  # (not "no games": some could not be read, below)
-        print(_("No statistics could be read here."), file=out)
+        say(_("No statistics could be read here."))
     elif not books:
-        print(_("No games recorded yet: they are kept for the people who play at this terminal."),
-              file=out)
+        say(_("No games recorded yet: they are kept for the people who play at this terminal."))
     for book in books:
         print(file=out)
-        print("\n".join(summary_lines(book)), file=out)
+        print("\n".join(summary_lines(book, width)), file=out)
     _problems(store)
     return 0
+
+
+def terminal_width() -> int:
+    """The terminal's columns (``COLUMNS`` when set; 80 when the output is no terminal)."""
+    return max(20, shutil.get_terminal_size().columns)
+
+
+def _sayer(out: IO[str], width: int) -> Callable[[str], None]:
+    """A print to ``out`` that wraps at spaces to ``width`` columns (never inside a word)."""
+    def say(text: str) -> None:
+        print("\n".join(textwrap.wrap(text, width, break_long_words=False,
+                                       break_on_hyphens=False)), file=out)
+    return say
 
 
 def _problems(store: StatsStore) -> None:
@@ -116,8 +133,9 @@ def _export(store: StatsStore, players: list[str], target: str,
 
 def _reset(store: StatsStore, player: str | None, players: list[str], *, yes: bool,
            ask: Callable[[str], str], out: IO[str]) -> int:
+    say = _sayer(out, terminal_width())
     if not players:
-        print(_("There are no statistics to reset."), file=out)
+        say(_("There are no statistics to reset."))
         return 0
     if player:
         whose = _("the statistics of {name}").format(name=player)
@@ -134,9 +152,9 @@ def _reset(store: StatsStore, player: str | None, players: list[str], *, yes: bo
         except EOFError:
             answer = ""
         if answer.strip().lower() not in ("y", "yes", pgettext("answer", "y"), pgettext("answer", "yes")):
-            print(_("Nothing was deleted."), file=out)
+            say(_("Nothing was deleted."))
             return 1
     gone = store.reset(player)
-    print(ngettext("Deleted {what} ({n} file).", "Deleted {what} ({n} files).", len(gone)).format(
-        what=whose, n=len(gone)), file=out)
+    say(ngettext("Deleted {what} ({n} file).", "Deleted {what} ({n} files).", len(gone)).format(
+        what=whose, n=len(gone)))
     return 0

@@ -122,8 +122,24 @@ def jokers_note(hand: EngineHand) -> str:
     return " " + _("(★ as {cards})").format(cards=", ".join(c.symbol for c in hand.jokers))
 
 
-def result_text(res: HandResult, *, four_color: bool = False) -> Text:
-    """The result in lines: each shown hand, then the pots, then tokens."""
+def outcome_text(res: HandResult) -> Text:
+    """Who won what: the pots, chips given back, tokens lost, the end of the game (the lines
+    the dialog opens with, so no number of shown hands pushes them out of sight)."""
+    out = Text()
+    for line in res.pots:
+        out.append("• " + line + "\n", style="bold")
+    for line in res.returned:
+        out.append("• " + line + "\n", style="italic")
+    for line in res.tokens:
+        out.append("• " + line + "\n")
+    if res.game_over:
+        out.append(res.game_over + "\n", style="bold reverse")
+    out.rstrip()
+    return out
+
+
+def hands_text(res: HandResult, *, four_color: bool = False) -> Text:
+    """Each shown hand in the engine's order (the winners starred), then who folded."""
     out = Text()
     for h in res.shown:
         win = h.seat in res.winners
@@ -138,16 +154,14 @@ def result_text(res: HandResult, *, four_color: bool = False) -> Text:
         out.append("\n")
     if res.folded:
         out.append(_("Folded: {names}").format(names=", ".join(res.folded)) + "\n", style="italic")
-    for line in res.pots:
-        out.append("• " + line + "\n", style="bold")
-    for line in res.returned:
-        out.append("• " + line + "\n", style="italic")
-    for line in res.tokens:
-        out.append("• " + line + "\n")
-    if res.game_over:
-        out.append(res.game_over + "\n", style="bold reverse")
     out.rstrip()
     return out
+
+
+def result_text(res: HandResult, *, four_color: bool = False) -> Text:
+    """The result in lines: who won what (pots, then tokens), a blank line, each shown hand."""
+    parts = [t for t in (outcome_text(res), hands_text(res, four_color=four_color)) if t.plain]
+    return Text("\n\n").join(parts)
 
 
 class ShowdownScreen(ModalScreen[None]):
@@ -180,7 +194,8 @@ class ShowdownScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="showdown-box", classes="dialog"):
             yield Static("", id="showdown-title", classes="dialog-title")
-            with VerticalScroll():
+            with VerticalScroll(id="showdown-scroll"):
+                yield Static("", id="showdown-outcome")
                 yield Static("", id="showdown-text")
             yield Static("", id="showdown-prompt")
         yield TidyFooter()
@@ -217,11 +232,43 @@ class ShowdownScreen(ModalScreen[None]):
             n=res.hand_no)
         try:
             self.query_one("#showdown-title", Static).update(Text(title, style="bold"))
-            self.query_one("#showdown-text", Static).update(
-                result_text(res, four_color=self.four_color))
+            outcome = self.query_one("#showdown-outcome", Static)
+            hands = self.query_one("#showdown-text", Static)
         except NoMatches:  # not composed yet (on_mount shows it) or already closing
             return
+        # who won what first (a blank line under it), then every hand: all of it is read from
+        # the top, and the result must be in sight when the dialog opens
+        said = outcome_text(res)
+        shown = hands_text(res, four_color=self.four_color)
+        outcome.update(said)
+        outcome.display = bool(said.plain)
+        outcome.styles.margin = (0, 0, 1 if said.plain and shown.plain else 0, 0)
+        hands.update(shown)
+        hands.display = bool(shown.plain)
         self._show_prompt()
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """Let the scrolling part take the whole height the screen has (the stylesheet caps
+        every dialog's scrolling part at a share of it, which leaves rows unused on a short
+        terminal): the screen less the footer, the box's border, the title and the prompt."""
+        try:
+            scroll = self.query_one("#showdown-scroll", VerticalScroll)
+            box = self.query_one("#showdown-box", Vertical)
+            prompt = self.query_one("#showdown-prompt", Static)
+        except NoMatches:
+            return
+        width = box.size.width or 74  # (the content's width: border and padding left out)
+        text = prompt.render()
+        prompt_rows = (len(text.wrap(self.app.console, width)) if isinstance(text, Text)
+                       else 1)
+        footer = 1
+        room = self.size.height - footer - box.styles.gutter.height - 2 - prompt_rows
+        box.styles.max_height = "100%"
+        scroll.styles.max_height = max(3, room)
 
     def _show_prompt(self) -> None:
         res = self.result

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.app import ComposeResult
@@ -104,15 +106,33 @@ RECENT = 14
 """Hands listed under the counts on a tall terminal."""
 
 
-def recent_table(hands: list[HandRecord]) -> RichTable:
-    """The last hands, newest first: when, the game, won or lost, the hand shown, chips after."""
-    table = RichTable(box=None, pad_edge=False, show_edge=False, header_style="bold",
-                      title=_("Recent hands"), title_justify="left", title_style="bold")
-    for heading, right in ((_("when"), False), (_("variant · preset"), False),
-                           (pgettext("column: the hand's number", "hand"), True),
-                           (_("result"), False), (_("your hand"), False), (_("after"), True)):
-        table.add_column(heading, no_wrap=True, overflow="ellipsis",
-                         justify="right" if right else "left")
+def game_words(group: str) -> str:
+    """A recorded ``variant · preset`` said once when the preset is named after its variant.
+
+    >>> game_words("draw · draw"), game_words("roulette · classic")
+    ('draw', 'roulette · classic')
+    """
+    variant, sep, preset = group.partition(" · ")
+    return variant if sep and preset == variant else group
+
+
+WIDE = 100
+"""From this width on the recent hands say the whole date and the whole ``variant · preset``."""
+
+
+def recent_table(hands: list[HandRecord], width: int = WIDE) -> RichTable:
+    """The last hands, newest first: when, the game, won or lost, the hand shown, chips after.
+
+    Under :data:`WIDE` columns the date leaves out the year and a preset named after its
+    variant is said once. What still does not fit wraps at its spaces rather than being cut
+    (the game and the hand share the room so that the fewest rows wrap).
+    """
+    wide = width >= WIDE
+    headings = [_("when"),
+                _("variant · preset") if wide else pgettext("statistics column", "game"),
+                pgettext("column: the hand's number", "hand"), _("result"), _("your hand"),
+                _("after")]
+    cells: list[list[Text]] = []
     for rec in reversed(hands):
         shown = rec.result.hand(rec.seat) if rec.showdown else None
         mine = (Text.assemble(hand_words(shown.name, shown.category, [c.text for c in shown.cards]),
@@ -121,11 +141,41 @@ def recent_table(hands: list[HandRecord]) -> RichTable:
         after = (ngettext("{n} chip", "{n} chips", rec.chips).format(n=rec.chips)
                  if rec.chips is not None
                  else ngettext("{n} token", "{n} tokens", rec.tokens).format(n=rec.tokens))
-        table.add_row(plain(rec.at[:16].replace("T", " ")), plain(group_words(rec.group)),
-                      str(rec.hand_no),
-                      Text(pgettext("hand result", "won"), style="bold") if rec.won
-                      else Text(pgettext("hand result", "lost")), mine, after)
+        when = rec.at[:16].replace("T", " ")
+        game = group_words(rec.group)
+        cells.append([plain(when if wide else when[5:]),
+                     plain(game if wide else game_words(game)), Text(str(rec.hand_no)),
+                     Text(pgettext("hand result", "won"), style="bold") if rec.won
+                     else Text(pgettext("hand result", "lost")), mine, Text(after)])
+    needs = [max([cell_len(h)] + [r[i].cell_len for r in cells]) for i, h in enumerate(headings)]
+    game_room = None
+    room = width - (sum(needs) - needs[1] - needs[4] + 2 * (len(headings) - 1))
+    if not wide and needs[1] + needs[4] > room:
+        # the game and the hand share what is left: split it so that the fewest rows wrap
+        def wrapped(game: int) -> int:
+            return sum(r[1].cell_len > game or r[4].cell_len > room - game for r in cells)
+
+        game_room = min(range(min(10, needs[1]), needs[1] + 1),
+                        key=lambda game: (wrapped(game), game))
+    table = RichTable(box=None, pad_edge=False, show_edge=False, header_style="bold",
+                      title=_("Recent hands"), title_justify="left", title_style="bold")
+    for i, heading in enumerate(headings):
+        table.add_column(heading, no_wrap=i not in (1, 4), overflow="fold",
+                         max_width=game_room if i == 1 else None,
+                         justify="right" if i in (2, 5) else "left")
+    for row in cells:
+        table.add_row(*row)
     return table
+
+
+class RecentHands:
+    """The recent hands table, laid out for the width it is drawn at (a Rich renderable)."""
+
+    def __init__(self, hands: list[HandRecord]) -> None:
+        self.hands = hands
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield recent_table(self.hands, options.max_width)
 
 
 class StatsScreen(Screen[None]):
@@ -228,7 +278,7 @@ class StatsScreen(Screen[None]):
                 showdowns=percent(total.showdowns_won, total.showdowns),
                 hands=percent(total.hands_won, total.hands)), style="italic"))
         self.query_one("#best", Static).update(best_text(stats))
-        self.query_one("#recent", Static).update(recent_table(hands) if hands else "")
+        self.query_one("#recent", Static).update(RecentHands(hands) if hands else "")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "step":
