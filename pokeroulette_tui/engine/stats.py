@@ -12,11 +12,12 @@ result every seat is shown.
 >>> g = new_game(RuleSet(betting="none"), ["Ana", "Bo", "Cy"], seed=3)
 >>> watch = HandWatcher()
 >>> while g.result is None:
-...     _ = apply(g, legal_actions(g, None)[0]); watch.see(view_for(g, 0))
+...     events = apply(g, legal_actions(g, None)[0])
+...     watch.see(view_for(g, 0), started=any(e.kind == "hand_started" for e in events))
 >>> book = PlayerStats("Ana")
 >>> rec = book.add_hand(hand_record("Ana", view_for(g, 0), g.result, watch, at="2025-01-01T20:00"))
->>> rec.showdown, rec.won, book.add_hand(rec) is None   # the same hand twice counts once
-(True, False, True)
+>>> rec.showdown, rec.won, rec.partial, book.add_hand(rec) is None   # counted once
+(True, False, False, True)
 >>> book.tally().hands, book.tally().showdowns
 (1, 1)
 """
@@ -88,20 +89,32 @@ def hand_score(category: str, cards: Iterable[str], jokers: Iterable[str] = ()) 
 
 class HandWatcher:
     """The cards one seat has seen of its own during the hand in play (in the order they
-    came), and the match cards turned (public). Fed with that seat's views only."""
+    came), and the match cards turned (public). Fed with that seat's views only.
+
+    ``dealt``: the seat was dealt into the hand (a seat that folded holds no cards any
+    more, but it played the hand). ``whole``: the hand was watched from its start; when not
+    (a game resumed, or joined, part way through a hand) ``cards`` and ``held`` are only
+    what was seen since: the seat's cards before are not known here."""
 
     def __init__(self) -> None:
         self.hand_no = -1
         self.cards: list[str] = []
         self.match: list[str] = []
         self.held: list[str] = []  # the seat's stock or hand as last seen
+        self.dealt = False
+        self.whole = False
 
-    def see(self, view: SeatView) -> None:
-        """Look at ``view`` (the seat's own view; a spectator's view adds nothing)."""
+    def see(self, view: SeatView, *, started: bool = False) -> None:
+        """Look at ``view`` (the seat's own view; a spectator's view adds nothing).
+        ``started``: the update it came with started a hand (so a watcher seeing its first
+        hand sees it whole; one that watched the hand before sees each next one whole)."""
         if view.hand_no != self.hand_no:
+            self.whole = started or self.hand_no != -1
             self.hand_no, self.cards, self.match, self.held = view.hand_no, [], [], []
+            self.dealt = False
         me = view.me
         if me is not None:
+            self.dealt |= me.in_hand
             held = [c.text for c in (*me.stock, *me.hand) if c is not None]
             if held:  # (a folded roulette stock goes to the discards: keep what was held)
                 self.held = held
@@ -136,6 +149,7 @@ class HandRecord:
     game: str = ""
     first: bool = False       # the first hand recorded of its game
     key: str = ""
+    partial: bool = False     # watched from part way (resumed): cards before are not known
 
     @property
     def showdown(self) -> bool:
@@ -162,6 +176,8 @@ class HandRecord:
         for key in ("names", "cards", "held", "match"):
             d[key] = list(d[key])
         d["result"] = self.result.to_dict()
+        if not self.partial:  # (a whole hand's line is as it always was)
+            del d["partial"]
         return {"kind": "hand", "v": VERSION, **d}
 
     @classmethod
@@ -175,7 +191,8 @@ class HandRecord:
                    held=tuple(str(c) for c in d.get("held", ())), match=tuple(str(c) for c in d["match"]),
                    chips=None if chips is None else int(chips), tokens=int(d["tokens"]),
                    result=HandResult.from_dict(d["result"]), game=str(d["game"]),
-                   first=bool(d["first"]), key=str(d["key"]))
+                   first=bool(d["first"]), key=str(d["key"]),
+                   partial=bool(d.get("partial", False)))
 
 
 @dataclass(frozen=True)
@@ -223,7 +240,7 @@ def hand_record(player: str, view: SeatView, result: HandResult, watcher: HandWa
         cards=tuple(watcher.cards) if seen else (), held=tuple(watcher.held) if seen else (),
         match=tuple(watcher.match) if seen else (),
         chips=me.chips + me.contributed if rules.uses_chips else None, tokens=me.tokens,
-        result=result)
+        result=result, partial=not (seen and watcher.whole))
 
 
 def standing_place(view: SeatView, seat: int) -> tuple[int, bool]:

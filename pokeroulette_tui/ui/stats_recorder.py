@@ -84,6 +84,7 @@ class StatsRecorder:
 
     def _on_update(self, session: Session, update: Update) -> None:
         result = update.result
+        started = any(e.kind == "hand_started" for e in update.events)
         for seat in session.local_seats:
             view = session.view(seat)
             me = view.players[seat] if 0 <= seat < len(view.players) else None
@@ -91,14 +92,15 @@ class StatsRecorder:
                 continue
             watcher = self._watchers.setdefault(seat, HandWatcher())
             if view.hand_no == watcher.hand_no or result is None or view.hand_no == result.hand_no:
-                watcher.see(view)  # (not a view already of the next hand before its result)
+                # (not a view already of the next hand before its result)
+                watcher.see(view, started=started)
             if result is not None and self._played(seat, result, watcher):
                 book = self._book(me.name)
                 rec = book.add_hand(hand_record(me.name, view, result, watcher, at=self.clock(),
                                                 preset=preset_of(view.rules, self._saved())))
                 if rec is not None:
                     self.store.append(me.name, [rec])
-            watcher.see(view)
+            watcher.see(view, started=started)
         pub = session.view(None)
         if pub.game_over and not self._ended:
             self._ended = True
@@ -106,9 +108,13 @@ class StatsRecorder:
 
     @staticmethod
     def _played(seat: int, result: HandResult, watcher: HandWatcher) -> bool:
-        """``seat`` took part in the hand: it was dealt cards, showed or won (a seat that
-        has left, or sits out, plays no hand)."""
-        dealt = watcher.hand_no == result.hand_no and bool(watcher.cards)
+        """``seat`` took part in the hand: it was dealt in, showed or won (a seat that
+        has left, or sits out, plays no hand).
+
+        Dealt in is what the seat's view says (``in_hand``, kept until the next deal), not
+        whether cards were seen: a seat that folded before a quit holds none when the game
+        is resumed (its cards went to the discards face down), yet it played that hand."""
+        dealt = watcher.hand_no == result.hand_no and (watcher.dealt or bool(watcher.cards))
         return dealt or result.hand(seat) is not None or seat in result.winners
 
     def _record_end(self, session: Session) -> None:
