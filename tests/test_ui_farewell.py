@@ -39,3 +39,40 @@ def test_the_farewell_says_game_over_or_a_failed_save(tmp_path):
     table.state.game_over = True
     assert "game is over" in farewell_for(session)
     assert farewell_for(None) == ""
+
+
+class _Terminal:
+    """Standard output as a terminal would be (wrapped by the program itself, not by it)."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        self.text += s
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_the_farewell_is_wrapped_at_spaces_to_the_terminal_and_keeps_a_path_whole(
+        tmp_path, monkeypatch):
+    from pokeroulette_tui.ui.terminal import say_wrapped
+
+    monkeypatch.setenv("COLUMNS", "40")
+    path = tmp_path / ("a-long-folder-name-" * 3) / "autosave.json"
+    text = ("Your game is saved ({path}). Run pokeroulette and press Enter to carry on where "
+            "you left off.").format(path=path)
+    out = _Terminal()
+    say_wrapped(text, out)
+    lines = out.text.splitlines()
+    assert " ".join(lines) == text  # nothing lost, every break at a space
+    assert all(len(line) <= 40 for line in lines if str(path) not in line)
+    assert any(str(path) in line for line in lines)  # (the path on a line of its own, whole)
+    piped = _Terminal()
+    piped.isatty = lambda: False  # type: ignore[method-assign]
+    say_wrapped(text, piped)
+    assert piped.text == text + "\n"  # a file or a pipe gets it as it is

@@ -98,7 +98,9 @@ def _run_app(config: AppConfig) -> int:
     app = make_app(config)
     app.run()
     if getattr(app, "farewell", ""):
-        print(app.farewell)
+        from pokeroulette_tui.ui.terminal import say_wrapped
+
+        say_wrapped(app.farewell)
     return app.return_code or 0
 
 

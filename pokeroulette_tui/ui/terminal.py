@@ -55,3 +55,20 @@ def watch_terminal(fd: int | None = None, *, interval: float = 0.5,
     thread = threading.Thread(target=watch, name="terminal-watch", daemon=True)
     thread.start()
     return thread
+
+
+def say_wrapped(text: str, file: object = None) -> None:
+    """Print ``text`` for the person at the terminal, wrapped at spaces to its width (a long
+    path or word is kept whole, never cut in two as the terminal's own wrapping does); as it
+    is where the output is no terminal."""
+    import shutil
+    import textwrap
+
+    out = sys.stdout if file is None else file
+    isatty = getattr(out, "isatty", None)
+    if callable(isatty) and isatty():
+        width = max(20, shutil.get_terminal_size().columns)
+        text = "\n".join("\n".join(textwrap.wrap(line, width, break_long_words=False,
+                                                  break_on_hyphens=False)) or line
+                         for line in text.splitlines())
+    print(text, file=out)  # type: ignore[call-overload]

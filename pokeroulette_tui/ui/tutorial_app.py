@@ -21,5 +21,7 @@ def run_tutorial(name: str, *, restart: bool = False) -> int:
     app = TutorialApp(AppConfig.load(), start_tutorial(name, restart=restart))
     app.run()
     if app.farewell:
-        print(app.farewell)
+        from pokeroulette_tui.ui.terminal import say_wrapped
+
+        say_wrapped(app.farewell)
     return app.return_code or 0
