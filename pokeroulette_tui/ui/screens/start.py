@@ -81,7 +81,8 @@ class StartScreen(Screen[None]):
 
     DEFAULT_CSS = """
     StartScreen { align-horizontal: center; }
-    StartScreen #start-body { max-width: 100; padding: 0 1; }
+    StartScreen #start-body { max-width: 100; padding: 0 1; align-vertical: middle; }
+    StartScreen #resume-box, StartScreen #new-box { height: auto; }
     StartScreen #start-title { width: 100%; content-align: center middle; text-style: bold;
                                margin: 1 0 0 0; }
     StartScreen #start-language { width: 100%; content-align: center middle; color: $text-muted; }
