@@ -31,6 +31,8 @@ class Update:
     #: The engine's result of the hand these events end (the table may have dealt again by
     #: the time the screen reads the update).
     result: HandResult | None = None
+    #: The note is a warning to be read (the game is not being saved): a toast that stays.
+    warning: bool = False
 
 
 async def queued_updates(queue: asyncio.Queue[Update]) -> AsyncIterator[Update]:
@@ -79,6 +81,12 @@ class Session(abc.ABC):
         """Seconds between the dealer's and the bots' steps (0 where this terminal does not
         pace the table)."""
         return 0.0
+
+    @property
+    def save_problem(self) -> str:
+        """Why this terminal's game is not being saved now, in words ("" while it is, or
+        where this terminal saves nothing: a network table is the host's to save)."""
+        return ""
 
     async def set_delay(self, delay: float) -> None:
         """Pace the dealer's and the bots' steps ``delay`` seconds apart from now on."""
@@ -188,6 +196,7 @@ class LocalSession(Session):
         self._closed = False
         self._views: dict[int | None, SeatView] = {}
         self._views_at = -1  # the action count the cached views were built at
+        self._save_told = False  # the screen has been told the game is not being saved
 
     def view(self, seat: int | None) -> SeatView:
         """The table as ``seat`` sees it, built once per action (the screen, the seating rule
@@ -205,7 +214,33 @@ class LocalSession(Session):
     def history(self) -> list[list[Event]]:
         return [redact_all(hand, self.log_viewer) for hand in self.table.history]
 
+    @property
+    def save_problem(self) -> str:
+        return self.table.save_error
+
+    def refuse_saving(self, why: str) -> None:
+        """This table is not saved at all (``why``: a whole sentence); the screen is told."""
+        self.table.save_error = why
+        self._save_told = True
+        self._queue.put_nowait(Update(note=why, warning=True))
+
+    def _save_news(self) -> None:
+        """Tell the screen once when saving stops working (a resumed journal that cannot be
+        written, a full disk, a folder gone), and once when it works again."""
+        problem = self.table.save_error
+        if bool(problem) == self._save_told:
+            return
+        self._save_told = bool(problem)
+        if problem:
+            note = _("The game is not being saved: {problem}. You can play on; saving is "
+                     "tried again at each move.").format(problem=problem)
+            self._queue.put_nowait(Update(note=note, warning=True))
+        else:
+            self._queue.put_nowait(Update(note=_("The game is being saved again ({path}).").format(
+                path=self.table.save_path)))
+
     async def start(self) -> None:
+        self._save_news()  # (a resumed table whose journal cannot be written: said at once)
         if self._task is None:
             self.driver.pause_from(asyncio.get_running_loop().time())
             self._task = asyncio.create_task(self._run(), name="local-session")
@@ -270,6 +305,7 @@ class LocalSession(Session):
         over = any(isinstance(e, HandOver) for e in events)
         self._queue.put_nowait(Update(events=tuple(redact_all(events, self.log_viewer)),
                                       result=self.table.state.result if over else None))
+        self._save_news()
 
     def updates(self) -> AsyncIterator[Update]:
         return queued_updates(self._queue)

@@ -284,9 +284,11 @@ class Table:
         self._journal = file
 
     def _failed(self, exc: OSError) -> None:
-        self.save_error = _("autosave to {path} failed: {problem}").format(path=self.save_path,
-                                                                          problem=exc.strerror or exc)
-        log.error("%s", self.save_error)
+        error = _("autosave to {path} failed: {problem}").format(path=self.save_path,
+                                                                 problem=saving.os_problem(exc))
+        if error != self.save_error:  # (logged once, not again at each action that fails)
+            log.error("%s", error)
+        self.save_error = error
         if self._journal is not None:
             self._journal.close()
         self._journal = None  # the next action writes a whole checkpoint again

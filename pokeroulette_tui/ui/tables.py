@@ -316,8 +316,7 @@ def new_session(setup: TableSetup, config: AppConfig, *, save_now: bool = True) 
     table = Table.create(setup.rules, seats, seed=setup.seed, save_path=path)
     session = LocalSession(table, delay=config.delay, auto_cut=config.auto_cut)
     if refused:
-        table.save_error = refused
-        session.notify(refused)  # the table screen shows it as a toast
+        session.refuse_saving(refused)  # the table screen shows it as a toast and a mark
     if save_now:
         first_save(session)
     return session

@@ -76,6 +76,8 @@ NEEDS_HOST = (*BET_ACTIONS, "call_all_in", "choose", "keep", "toggle", "draw", "
 WIDE = 120
 HUGE = 190  # a wider side panel (centre, log, chat)
 TALL = 36
+WARNING_SECONDS = 20
+"""How long a warning from the table (the game is not being saved) stays on screen."""
 
 
 def _digit(i: int) -> str:
@@ -337,6 +339,9 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             self._one(StatusLine).deadline = update.deadline
         if update.note == "game over":
             game_over = True
+        elif update.note and update.warning:  # (the game is not being saved: to be read)
+            self.notify(update.note, title=_("Not saved"), severity="warning", markup=False,
+                        timeout=WARNING_SECONDS)
         elif update.note:
             self._toast_note(update.note, hand_over)
         if update.closed and getattr(self.app, "session", None) is self.session and \
@@ -429,6 +434,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         status.hot_seat = self.seating.hot_seat
         status.fairness = self.session.fairness or ""
         status.armed = self.armed_text()
+        status.unsaved = bool(self.session.save_problem)
         status.view = view
         problem = link_problem(self.session, view)
         if problem:

@@ -41,14 +41,23 @@ def fairness_badge(summary: str) -> Text:
 
 
 def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None,
-                fairness: str = "", armed: str = "", width: int | None = None) -> Text:
+                fairness: str = "", armed: str = "", width: int | None = None,
+                unsaved: bool = False) -> Text:
     """One line: hand, phase, who is to act (and how long is left), whose eyes, in network
-    play the deck check, and what is ``armed`` (a pre-action, skipping to your turn).
+    play the deck check, and what is ``armed`` (a pre-action, skipping to your turn); first,
+    while the game is ``unsaved`` (saving fails), a mark that says so.
 
     With ``width``, parts the rest of the screen also says are left out whole, one after
     another, until the line fits: whose eyes (the cards panel's title says it), then the
     phase and the hand (the centre shows both). Who is to act, the time left, the deck
-    check and what is armed always stay.
+    check, what is armed and the unsaved mark always stay.
+
+    >>> from pokeroulette_tui.engine.rules import RuleSet
+    >>> from pokeroulette_tui.engine.game import new_game
+    >>> from pokeroulette_tui.engine.view import view_for
+    >>> v = view_for(new_game(RuleSet(), ["Ann", "Bo", "Cy"], seed=1), 0)
+    >>> str(status_text(v, False, unsaved=True, width=20))[:13]
+    '⚠ not saved  '
     """
     hand = Text(_("Hand {n}").format(n=view.hand_no), style="bold") if view.hand_no else None
     phase = Text(phase_text(view))
@@ -64,9 +73,13 @@ def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None,
         eyes = styled(_("seen by {name}"), name=Text(view.players[view.seat].name, style="bold"))
     badge = fairness_badge(fairness) or None
     mark = Text(f"▶ {armed}", style="bold reverse") if armed else None
+    not_saved = Text("⚠ " + _("not saved"), style="bold reverse") if unsaved else None
 
     def line(*, show_eyes: bool = True, show_phase: bool = True, show_hand: bool = True) -> Text:
         out = Text()
+        if not_saved is not None:
+            out.append_text(not_saved)
+            out.append("  ")
         head = [t for t, shown in ((hand, show_hand), (phase, show_phase), (turn, True))
                 if t is not None and shown]
         for k, t in enumerate(head):
@@ -106,6 +119,8 @@ class StatusLine(Widget):
     """The deck check's summary in network play (RemoteSession.fairness), "" locally."""
     armed: reactive[str] = reactive("")
     """A pre-action armed, or skipping to a turn, in words ("" for none)."""
+    unsaved: reactive[bool] = reactive(False)
+    """The game is not being saved (its saving failed): a mark says so until it works again."""
 
     def on_mount(self) -> None:
         self.set_interval(1.0, self._tick)
@@ -121,4 +136,4 @@ class StatusLine(Widget):
         if self.deadline is not None:
             left = max(0, round(self.deadline - asyncio.get_running_loop().time()))
         return status_text(self.view, self.hot_seat, left, self.fairness, self.armed,
-                           width=self.content_size.width or None)
+                           width=self.content_size.width or None, unsaved=self.unsaved)
