@@ -122,7 +122,29 @@ def _one_line_errors(parser_class: type) -> type:
             self.exit(2, _("{prog}: {message} (see: {prog} --help)").format(
                 prog=self.prog, message=message) + "\n")
 
+        def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                       namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+            """As argparse's, but an option no command knows is said by the command it was
+            given to (``pokeroulette rules --jsn`` points to ``pokeroulette rules --help``)."""
+            ns, extras = self.parse_known_args(args, namespace)
+            if extras:
+                _command_parser(self, ns).error(_("unrecognized arguments: %s") % " ".join(extras))
+            return ns
+
     return Parser
+
+
+def _command_parser(parser: argparse.ArgumentParser,
+                    ns: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub)command ``ns`` was parsed for: ``parser`` itself if none."""
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(ns, action.dest, None) or "")
+            if chosen is not None:
+                return _command_parser(chosen, ns)
+    return parser
 
 
 ARGPARSE_WORDS = frozenset((
@@ -197,9 +219,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("simulate", help=_("play bot games with no screen and report"))
     _add_rules_args(sim)
-    sim.add_argument("--games", type=int, default=10)
-    sim.add_argument("--players", type=int, default=4)
-    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--games", type=int, default=10,
+                     help=_("bot games to play, one after another (default 10)"))
+    sim.add_argument("--players", type=int, default=4,
+                     help=_("seats in each game (default 4): up to 52 in Poker Roulette, more "
+                            "than the 10 a table at the terminal seats, to test the engine; up "
+                            "to 7 in five-card draw"))
+    sim.add_argument("--seed", type=int, default=1,
+                     help=_("the first game's shuffle and bots (default 1), each next game's "
+                            "one more: the same seed plays the same games"))
     sim.add_argument("--bots", default="random", help=_("one level for all, or comma-separated per seat"))
     sim.add_argument("--max-hands", type=int, default=200, help=_("stop a game after this many hands"))
     sim.add_argument("--no-check", action="store_true", help=_("skip the invariant checks (faster)"))
@@ -470,7 +498,9 @@ def _casino_store() -> CasinoStore:
     from pokeroulette_tui.paths import data_home
 
     checked_dir(data_home())
-    return CasinoStore.open(data_home() / "casino.json")
+    store = CasinoStore.open(data_home() / "casino.json")
+    _say_set_aside(store)
+    return store
 
 
 def cmd_casino(args: argparse.Namespace) -> int:
@@ -522,6 +552,14 @@ def cmd_casino(args: argparse.Namespace) -> int:
     return run_casino(names, table, data_home() / "casino.json", args.deal_pause, seed=args.seed)
 
 
+def _say_set_aside(store: CasinoStore) -> None:
+    """Say (once, on stderr) what the casino screen says of a damaged casino file moved aside
+    (or left where it is)."""
+    if store.warning:
+        print(f"pokeroulette: {store.warning}", file=sys.stderr)
+        store.warning = ""
+
+
 def _casino_names(given: list[str], flag: str = "") -> list[str]:
     """The names of players at the casino (``casino NAME…``, or ``flag``'s one name), checked
     before anything is stored or printed: 1 to 24 characters, none of them a control
@@ -542,6 +580,7 @@ def _casino_names(given: list[str], flag: str = "") -> list[str]:
 
 def _casino_simulate(table: object, rounds: int, seed: int) -> int:
     from pokeroulette_tui.engine.casino.odds import percent, simulate_returns
+    from pokeroulette_tui.engine.i18n import number
 
     if not 100 <= rounds <= 10_000_000:
         raise CliError(_("--simulate takes 100 to 10000000 rounds"))
@@ -550,7 +589,8 @@ def _casino_simulate(table: object, rounds: int, seed: int) -> int:
             "against the exact one, with a 99.9% interval:").format(rounds=rounds, seed=seed))
     for r in rows:
         verdict = _("agrees") if r.agrees else _("OUTSIDE")
-        print(f"  {r.odds.words:45} {r.mean * 100:7.2f}% ± {r.half_width * 100:5.2f}  "
+        print(f"  {r.odds.words:45} {percent(r.mean):>8} ± "
+              f"{number(r.half_width * 100, '5.2f')}  "
               + _("exact {figure}").format(figure=f"{percent(r.odds.returns):>7}")
               + f"  {verdict}")
     outside = sum(not r.agrees for r in rows)
@@ -668,14 +708,22 @@ def take_language(argv: list[str]) -> tuple[list[str], str | None]:
         elif arg == "--lang":
             lang = next(args, None)
             if lang is None:
+                _speak_the_default()
                 raise CliError(_("--lang needs a language: en, fi or sv"))
         elif arg.startswith("--lang="):
             lang = arg.split("=", 1)[1]
         else:
             rest.append(arg)
-    if lang is not None and (problem := language_problem(lang)):
-        raise CliError(problem)
+    if lang is not None and language_problem(lang):
+        _speak_the_default()
+        raise CliError(language_problem(lang) or "")
     return rest, lang
+
+
+def _speak_the_default() -> None:
+    """Speak what the program would without ``--lang`` (the settings', else the locale's):
+    a wrong ``--lang`` is said in that language, in English only when none is known."""
+    set_language(saved_language() or detect())
 
 
 def saved_language() -> str:

@@ -465,7 +465,7 @@ def test_named_pay_tables_are_found_by_name_and_the_variants_say_what_they_are()
         table.check()
     for name in ("generous", "tight"):
         assert "house variant, not from a source" in NAMED[name].note
-    assert "docs/RULES.md §6" in NAMED["default"].note
+    assert "pokeroulette rules --doc" in NAMED["default"].note
     # what makes them what they are: every bet of generous pays at least the default's, of
     # tight at most; and the house keeps an edge on every bet of all three
     d, g, t = NAMED["default"], NAMED["generous"], NAMED["tight"]

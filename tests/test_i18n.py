@@ -113,7 +113,7 @@ def test_the_command_speaks_the_locale(tmp_path):
     env = {"POKEROULETTE_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "LANG": "fi_FI.UTF-8"}
     done = subprocess.run([sys.executable, "-m", "pokeroulette_tui", "--lang", "xx"],
                           capture_output=True, text=True, env=env, timeout=60, check=False)
-    assert done.returncode == 2 and "unknown language 'xx'" in done.stderr
+    assert done.returncode == 2 and "tuntematon kieli 'xx'" in done.stderr
 
 
 # -- the catalogs ------------------------------------------------------------------------------

@@ -110,7 +110,7 @@ def test_the_odds_report_in_finnish_keeps_its_columns():
     text = report(DEFAULT)
     head = text.splitlines()[3]
     assert head.split() == ["panos", "voittaa", "maksaa", "palautus", "talon", "etu"]
-    assert "kutospari tai parempi" in text and "1/54.0" in text
+    assert "kutospari tai parempi" in text and "1/54,0" in text
     assert max(len(line) for line in text.splitlines()) <= 86  # as wide as in English
 
 

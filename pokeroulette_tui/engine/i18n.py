@@ -103,13 +103,17 @@ def detect(environ: Mapping[str, str] | None = None) -> str:
 def language_problem(code: str) -> str | None:
     """Why ``code`` is not a language the game speaks, in one sentence, or None.
 
-    >>> language_problem("sv") is None, language_problem("de")
+    It is in the language spoken now: the command line speaks the locale's (or the
+    settings') language before it says this, English only when neither names one.
+
+    >>> set_language("en"); language_problem("sv") is None, language_problem("de")
     (True, "unknown language 'de' (choose en, fi or sv)")
     """
     if code in LANGUAGES:
         return None
     names = list(LANGUAGES)
-    return f"unknown language {code!r} (choose {', '.join(names[:-1])} or {names[-1]})"
+    return _("unknown language {code} (choose {codes} or {last})").format(
+        code=repr(code), codes=", ".join(names[:-1]), last=names[-1])
 
 
 def set_language(code: str) -> None:
@@ -191,6 +195,19 @@ class Localized(str):
 
     def format(self, /, *args: Any, **kwargs: Any) -> str:  # type: ignore[override]
         return self._formatter.vformat(self, args, kwargs)
+
+
+def number(value: float, spec: str = "") -> str:
+    """``value`` formatted by ``spec`` (as ``format(value, spec)``) with the marks of the
+    language spoken now: for a number that stands apart from a sentence's ``format`` (a
+    table's cell, a figure made before it goes into a message).
+
+    >>> set_language("fi"); number(3.7, ".2f"), number(1234567, ",")
+    ('3,70', '1\xa0234\xa0567')
+    >>> set_language("en"); number(3.7, ".2f"), number(1234567, ",")
+    ('3.70', '1,234,567')
+    """
+    return _localized("{0:" + spec + "}").format(value)
 
 
 def _localized(text: str) -> str:

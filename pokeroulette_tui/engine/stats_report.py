@@ -8,12 +8,14 @@ histories it exports (JSON lines, or readable text).
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import Any, Iterable
 
-from pokeroulette_tui.engine.cards import parse_card
+from pokeroulette_tui.engine.cards import parse_card, suit_words
 from pokeroulette_tui.engine.hands import describe_ranks
 from pokeroulette_tui.engine.i18n import N_, _, language, ngettext
+from pokeroulette_tui.engine.result import PotResult
 from pokeroulette_tui.engine.stats import HandRecord, PlayerStats, Tally, hand_score
 from pokeroulette_tui.engine.words import and_words
 
@@ -180,6 +182,54 @@ def hand_json(rec: HandRecord) -> dict[str, Any]:
     return rec.to_dict()
 
 
+_CARD_SYMBOL = re.compile(r"[2-9TJQKA][♠♥♦♣]|★")
+
+
+def pot_words(pot: PotResult, rec: HandRecord) -> str:
+    """Why ``pot`` went to its winners, in the player's language, rebuilt from the record's
+    result (a fold, the winner's shown hand, a split, a suit tie-break against an equal
+    hand) rather than taken from its stored words, which are in the language the hand was
+    played in. The two cards a suit tie-break compared are not in the result: they are
+    read from the stored words (card symbols, alike in every language); without them the
+    tie-break is named alone. A pot the result cannot explain keeps its stored words.
+
+    >>> from pokeroulette_tui.engine.i18n import set_language
+    >>> from pokeroulette_tui.engine.result import HandResult
+    >>> from pokeroulette_tui.engine.stats import HandRecord
+    >>> pot = PotResult(10, (0,), (0, 1), {0: 10}, "as everyone else folded")
+    >>> rec = HandRecord("Ana", "", "roulette", "classic", "", 0, ("Ana", "Bo"), 1, (), (),
+    ...                  (), 10, 3, HandResult(1, by_fold=True, pots=(pot,), winners=(0,)))
+    >>> set_language("sv"); pot_words(pot, rec)
+    'eftersom alla andra lade sig'
+    >>> set_language("en")
+    """
+    r = rec.result
+    if r.by_fold:
+        return _("as everyone else folded")
+    first = r.hand(pot.winners[0]) if pot.winners else None
+    if first is None:
+        return pot.why
+
+    def score(h: Any) -> tuple[int, ...]:
+        return hand_score(h.category, [c.text for c in h.cards], [j.text for j in h.jokers])
+
+    hand = score_words(score(first), first.name)
+    if len(pot.winners) > 1:
+        return _("with {hand} (split)").format(hand=hand)
+    equal = [h for h in r.hands if h.seat in pot.eligible and h.seat not in pot.winners
+             and score(h) == score(first)]
+    if not equal:
+        return _("with {hand}").format(hand=hand)
+    cards = [parse_card("*" if t == "★" else t) for t in _CARD_SYMBOL.findall(pot.why)]
+    if len(cards) == 2:
+        a, b = cards
+        tie_break = _("on the suit tie-break: {a} outranks {b} ({suit_a} over {suit_b})").format(
+            a=a.symbol, b=b.symbol, suit_a=suit_words(a.suit), suit_b=suit_words(b.suit))
+    else:
+        tie_break = _("on the suit tie-break")
+    return _("with {hand} {tie_break}").format(hand=hand, tie_break=tie_break)
+
+
 def hand_text(rec: HandRecord) -> str:
     """One hand in words: the game, the player's cards, what was shown, who won.
 
@@ -207,7 +257,7 @@ def hand_text(rec: HandRecord) -> str:
     for pot in r.pots:
         winners = and_words([rec.names[w] if w < len(rec.names) else str(w) for w in pot.winners])
         lines.append(("  " + _("pot of {amount} to {winners} {why}").format(
-            amount=pot.amount, winners=winners, why=pot.why)).rstrip())
+            amount=pot.amount, winners=winners, why=pot_words(pot, rec))).rstrip())
     if rec.tokens_lost:
         lines.append("  " + ngettext("you lost {n} token", "you lost {n} tokens",
                                      rec.tokens_lost).format(n=rec.tokens_lost))

@@ -156,6 +156,9 @@ def read_password(args: argparse.Namespace, *, env: dict[str, str] | None = None
     if pw_file:
         try:
             st = os.stat(pw_file)
+            if stat.S_ISDIR(st.st_mode):
+                raise CliError(_("the password file {path} is a folder: give the file that "
+                                 "holds the password").format(path=pw_file))
             if stat.S_IMODE(st.st_mode) & 0o077:
                 raise CliError(_("{path} can be read by other accounts (mode {mode}): chmod "
                                  "600 {path}").format(path=pw_file,

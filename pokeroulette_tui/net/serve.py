@@ -255,6 +255,8 @@ def listen_for(args: argparse.Namespace, host: TableHost) -> Listen:
             unix.check_base(path.parent.parent)
             unix.prepare_dir(path.parent, mode=0o711 if allow else 0o750, group=group)
         else:  # a folder the user chose: never changed; only said if it keeps players out
+            if not path.parent.exists():
+                raise unix.UnixError(_("there is no folder {folder}").format(folder=path.parent))
             if not path.parent.is_dir():
                 raise unix.UnixError(_("{path} is not a folder").format(path=path.parent))
             note = unix.reach_note(path.parent, host.config.access)

@@ -30,6 +30,8 @@ def add_stats_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
                        help=_("write the hand histories as JSON lines (- for the screen)"))
     stats.add_argument("--export-text", default=None, metavar="FILE",
                        help=_("write the hand histories as readable text (- for the screen)"))
+    stats.add_argument("--replace", action="store_true",
+                       help=_("with --export or --export-text: overwrite FILE if it exists"))
     stats.add_argument("--reset", action="store_true", help=_("delete the statistics (asks first)"))
     stats.add_argument("--yes", action="store_true", help=_("with --reset: do not ask"))
 
@@ -56,16 +58,20 @@ def run_stats(args: argparse.Namespace, *, store: StatsStore | None = None,
     players = [args.player] if args.player is not None else everyone
     if args.yes and not args.reset:
         raise CliError(_("--yes goes with --reset"))
+    if getattr(args, "replace", False) and not (args.export or args.export_text):
+        raise CliError(_("--replace goes with --export or --export-text"))
     if args.reset:
         return _reset(store, args.player, players, yes=args.yes, ask=ask, out=out)
     if args.export or args.export_text:
+        for target in (args.export, args.export_text):  # (before a word is written)
+            if target and target != "-":
+                _check_target(target, replace=getattr(args, "replace", False))
         for target, line in ((args.export, lambda r: json.dumps(hand_json(r), ensure_ascii=False)),
                              (args.export_text, lambda r: hand_text(r) + "\n")):
             if target:
                 count = _export(store, players, target, line, out)
                 if target != "-":
-                    # TRANSLATORS: the English says "hands" for 1 too (kept as it always was)
-                    print(ngettext("{n} hands written to {file}", "{n} hands written to {file}",
+                    print(ngettext("{n} hand written to {file}", "{n} hands written to {file}",
                                    count).format(n=count, file=target), file=sys.stderr)
         _problems(store)
         return 0
@@ -106,6 +112,20 @@ def _sayer(out: IO[str], width: int) -> Callable[[str], None]:
 def _problems(store: StatsStore) -> None:
     for problem in store.problems:
         print(f"pokeroulette: {problem}", file=sys.stderr)
+
+
+def _check_target(target: str, *, replace: bool) -> None:
+    """An export's file may be written: not a folder, and not a file already there unless
+    ``replace`` (the words of ``pokeroulette preset export``); raises CliError."""
+    path = Path(target).expanduser()
+    if path.is_dir():
+        raise CliError(_("{path} is a folder: give a file name in it").format(path=target))
+    if path.exists() and not replace:
+        raise CliError(_("{path} already exists (add --replace to overwrite it)").format(path=target))
+    if path.exists() and not path.is_file():
+        raise CliError(_("{path} is not a file").format(path=target))
+    if not path.parent.is_dir():
+        raise CliError(_("there is no folder {folder}").format(folder=path.parent))
 
 
 @contextmanager

@@ -46,7 +46,7 @@ from pokeroulette_tui.engine.casino.paytable import (
     hand_class,
     table_note,
 )
-from pokeroulette_tui.engine.i18n import _, pgettext
+from pokeroulette_tui.engine.i18n import _, language, number, pgettext
 
 DECK_SIZE = len(DECK)
 SETS = math.comb(DECK_SIZE, 5)
@@ -194,8 +194,18 @@ def odds_table(table: PayTable, jackpot: int | None = None) -> list[tuple[Bet, O
     return [(b, bet_odds(b, table, jackpot)) for b, __ in rows]
 
 
-def percent(x: Fraction, places: int = 2) -> str:
-    return f"{float(x) * 100:.{places}f}%"
+def percent(x: Fraction | float, places: int = 2) -> str:
+    """A chance or a return as a percentage written the player's way: ``3.70%`` in English,
+    ``3,70 %`` (a no-break space) in Finnish and Swedish, as the translated rules write the
+    odds table (docs/RULES.fi.md and RULES.sv.md §6.2).
+
+    >>> from pokeroulette_tui.engine.i18n import set_language
+    >>> set_language("fi"); percent(Fraction(37, 1000))
+    '3,70\xa0%'
+    >>> set_language("en"); percent(Fraction(37, 1000))
+    '3.70%'
+    """
+    return number(float(x) * 100, f".{places}f") + ("%" if language() == "en" else "\u00a0%")
 
 
 def one_in(x: Fraction) -> str:
@@ -203,7 +213,7 @@ def one_in(x: Fraction) -> str:
     if x <= 0:
         return _("never")
     n = 1 / x
-    return _("1 in {n}").format(n=f"{float(n):,.1f}" if n < 100 else f"{round(n):,}")
+    return _("1 in {n}").format(n=number(float(n), ",.1f") if n < 100 else number(round(n), ","))
 
 
 @dataclass(frozen=True)
@@ -282,7 +292,7 @@ def report(table: PayTable, jackpot: int | None = None) -> str:
         _("Its return above is at a jackpot of {jackpot:,}; it breaks even at a jackpot of "
           "{even}. The jackpot ({chance}) is a royal flush with the jokers first and fifth; "
           "{share}% of every side-bet stake goes into it.").format(
-            jackpot=pot, even=f"{float(be):,.0f}", chance=one_in(JACKPOT_CHANCE),
+            jackpot=pot, even=number(float(be), ",.0f"), chance=one_in(JACKPOT_CHANCE),
             share=table.jackpot_share),
         _("Exact figures: every one of the 3,162,510 five-card sets counted (54 cards, jokers "
           "wild); nothing simulated."),

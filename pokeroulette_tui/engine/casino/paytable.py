@@ -243,7 +243,7 @@ def _payout(value: Any, key: str) -> int:
 
 DEFAULT = PayTable(
     name="default",
-    note=N_("docs/RULES.md §6: the figures published for the online game"),
+    note=N_("the online game's published figures: pokeroulette rules --doc §6"),
     roulette={Kind.CARD: 51, Kind.SPLIT: 25, Kind.CORNER: 12, Kind.RANK: 12, Kind.RANKS2: 5,
               Kind.RANKS4: 2, Kind.RANKS6: 1, Kind.SUIT: 3, Kind.COLOUR: 1, Kind.PARITY: 1,
               Kind.HALF: 1, Kind.JOKER: 25},
