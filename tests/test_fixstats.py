@@ -144,6 +144,12 @@ def test_a_folded_hand_quit_and_resumed_is_counted_once(tmp_path, preset):
     assert all("partial" not in h for h in hands if h["hand_no"] != quit_in)
     for h in hands:  # nothing it did not see
         assert _cards_in(h) <= spy.seen[0][h["hand_no"]]
+    # and the hand history says why its cards are missing (only for that hand)
+    from pokeroulette_tui.engine.stats import record_from_dict
+    from pokeroulette_tui.engine.stats_report import hand_text
+    said = {h["hand_no"]: "cards before that are not known" in hand_text(record_from_dict(h))
+            for h in hands}
+    assert said == {n: n == quit_in for n in said}
 
 
 @pytest.mark.parametrize("before", [0, 1], ids=["quit in hand 1", "quit in hand 2"])

@@ -244,6 +244,9 @@ def hand_text(rec: HandRecord) -> str:
         lines.append("  " + _("your hand at the end: {cards}").format(cards=symbols(rec.held)))
     if rec.cards:
         lines.append("  " + _("your cards seen this hand: {cards}").format(cards=symbols(rec.cards)))
+    if rec.partial:  # (watched from part way: a resumed game, or a table joined mid-hand)
+        lines.append("  " + _("the game was resumed (or joined) during this hand: your cards "
+                              "before that are not known"))
     if rec.match:
         lines.append("  " + _("match cards: {cards}").format(cards=symbols(rec.match)))
     for h in sorted(r.hands, key=lambda h: h.place):
