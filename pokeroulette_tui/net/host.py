@@ -108,6 +108,7 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         self.closing = False                  # the table is being closed: nobody's seat is held
         self._settings_key: Any = None
         self._settings_part: dict[str, Any] = {}
+        self._save_told = False               # everyone was told the journal is not written
         self._set_bots(config.bots, config.bot_level)
 
     @classmethod
@@ -179,16 +180,53 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
             return None
         return self.table.take_journal()
 
-    def save_failed(self, exc: OSError) -> None:
-        """A journal write from :meth:`take_save` failed: the next one starts afresh."""
-        if self.table is not None:
-            self.table.write_failed(exc)
+    def save_failed(self, exc: OSError) -> list[Out]:
+        """A journal write from :meth:`take_save` failed: the next one starts afresh. The
+        first failure is told to everyone (:meth:`_save_news`): send what this returns."""
+        if self.table is None:
+            return []
+        self.table.write_failed(exc)
+        return self._save_news()
+
+    def save_written(self) -> list[Out]:
+        """A journal write from :meth:`take_save` is on disk: after a failure, everyone is
+        told that the table is saved again (send what this returns)."""
+        if self.table is None or not self.table.save_problem:
+            return []
+        self.table.written()
+        return self._save_news()
 
     def _saved(self, out: list[Out]) -> list[Out]:
         """Without ``defer_saves``: write the journal now, before ``out`` is sent."""
         if not self.defer_saves and self.table is not None:
             self.table.flush()
+            return out + self._save_news()
         return out
+
+    def _save_note(self) -> str:
+        """What the players are told while the journal cannot be written (no path: the
+        host's folders are the host's business; no cards)."""
+        return _("The host cannot save this table now: {reason}. Play goes on; a crash of "
+                 "the host would lose what is not saved.").format(
+                     reason=self.table.save_problem if self.table is not None else "")
+
+    def _save_news(self) -> list[Out]:
+        """Tell everyone connected, once, when the journal stops being written (a full or
+        read-only disk, its folder gone), and once when it is written again; the host's log
+        says it too. Play goes on either way."""
+        problem = self.table.save_problem if self.table is not None else ""
+        if bool(problem) == self._save_told:
+            return []
+        self._save_told = bool(problem)
+        if problem:
+            text = self._save_note()
+            log.warning("%s", text)
+        else:
+            text = _("The host saves this table again.")
+            log.info("%s", _("The game is being saved again ({path}).").format(
+                path=self.table.save_path))  # type: ignore[union-attr]
+        msg = M.Notice(text).to_wire()
+        return [Out(c.cid, msg) for c in self._live()]
 
     def defer(self) -> None:
         """Let the caller write the saves (see :meth:`take_save`)."""
@@ -270,7 +308,11 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         try:
             msg = P.decode(line)
             if not conn.welcomed:
-                return self._saved(self._hello(conn, msg, now))
+                told = self._save_told
+                out = self._saved(self._hello(conn, msg, now))
+                if told and self._save_told and conn.welcomed:  # (else just told to all)
+                    out.append(Out(cid, M.Notice(self._save_note()).to_wire()))
+                return out
             kind = msg["type"]
             handler = self._handlers.get(kind)
             if handler is None:  # (a second hello, too)

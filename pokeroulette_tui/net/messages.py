@@ -773,6 +773,9 @@ HOST_SENTENCES: tuple[str, ...] = (
     N_("Everyone is ready: the game starts in {seconds} s"),
     N_("The game starts: {names}"),
     N_("the host closed the table"),
+    N_("The host cannot save this table now: {reason}. Play goes on; a crash of the host "
+       "would lose what is not saved."),
+    N_("The host saves this table again."),
     # the card table's turns (net/turns.py, net/broadcast.py)
     N_("this request id was used already (replayed action ignored)"),
     N_("spectators cannot act"),

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from pokeroulette_tui.engine import journal
+from pokeroulette_tui.engine.folders import os_problem
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.table import Table
 
@@ -100,13 +101,15 @@ class NetTable(Table):
     ``net_meta`` gives that data as a mapping of parts (each written again only when it
     changes; ``whole=True``, for a checkpoint: each part as it stands, which starts its
     appends again), ``net_appends`` what to add to the parts that only grow;
-    ``net_saved`` is what the save held when the table was resumed.
+    ``net_saved`` is what the save held when the table was resumed. ``save_problem`` says
+    why the journal is not being written now, in words (:func:`os_problem`; "" while it is).
     """
 
     net_meta: Callable[..., dict[str, Any]] | None = None
     net_appends: Callable[[], dict[str, list[Any]]] | None = None
     defer: bool = False
     net_saved: dict[str, Any] = field(default_factory=dict, repr=False)
+    save_problem: str = field(default="", repr=False)
     _lines: list[str] = field(default_factory=list, repr=False)
     _restart: bool = field(default=False, repr=False)
     _net_texts: dict[str, str] = field(default_factory=dict, repr=False)
@@ -228,9 +231,18 @@ class NetTable(Table):
         except OSError as exc:
             self.write_failed(exc)
         else:
-            self.save_error = ""
+            self.written()
 
     def write_failed(self, exc: OSError) -> None:
         """A write failed (disk full, folder gone): log it; the next flush starts afresh."""
         self._failed(exc)
         self._restart = True
+
+    def _failed(self, exc: OSError) -> None:
+        super()._failed(exc)  # (the journal resumed, too: its file may not open for writing)
+        self.save_problem = os_problem(exc)
+
+    def written(self) -> None:
+        """A write is on disk: the journal holds the table again (after a failure, the write
+        was a whole checkpoint)."""
+        self.save_error = self.save_problem = ""

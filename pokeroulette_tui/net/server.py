@@ -444,21 +444,29 @@ class Server:
 
     def _committed(self, steps: list[_Step], failed: dict[int, OSError]) -> None:
         """These steps' lines are on disk (or failed to be written: the table goes on, and
-        its next write starts the journal afresh): send what they produced."""
+        its next write starts the journal afresh): send what they produced. The host tells
+        everyone once when its journal stops being written, and once when it works again
+        (its notices go out after these steps' messages)."""
         errors: dict[int, tuple[OSError, Path]] = {}
+        written = None  # whether the last write of these steps reached the disk
         for step in steps:
             exc = failed.get(id(step.write.file)) if step.write is not None else None
             if exc is not None:
                 errors.setdefault(id(exc), (exc, step.write.file.path))  # type: ignore[union-attr]
+            if step.write is not None:
+                written = exc is None
+        news: list[Out] = []
         for exc, path in errors.values():  # a full disk must not stop the table
-            log.error("writing the journal %s failed: %s", path, exc)
-            self._call(self.host.save_failed, exc)
+            log.debug("writing the journal %s failed: %s", path, exc)  # (said once: the host)
+            news += self._call(self.host.save_failed, exc) or []
+        if written:
+            news += self._call(self.host.save_written) or []
         self._waiting -= len(steps)
         for step in steps:
             if not step.done.done():
                 step.done.set_result(None)
         # one write per connection for the whole group (a deal's steps, say)
-        self._dispatch([out for step in steps for out in step.outs])
+        self._dispatch([out for step in steps for out in step.outs] + news)
 
     def _dispatch(self, outs: list[Out]) -> None:
         """Encode and send; what one connection gets from one host step goes out in one
