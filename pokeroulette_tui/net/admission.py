@@ -191,6 +191,9 @@ class Admission(HostParts):
             if sum(c.spectator for c in self.conns.values()) >= self.config.max_spectators:
                 raise P.ProtocolError(_("too many spectators"), fatal=True)
             conn.spectator = conn.welcomed = True
+            # the host's own login (or admin token) watching is a spectator like any other:
+            # no start, bots or seats from this chair (the admin's word let it in, no more)
+            conn.admin = False
             self._admitted(conn)
             out = [Out(conn.cid, self._welcome(conn, None))]
             out += self._catch_up(conn, now)

@@ -127,7 +127,7 @@ def host_problem(host: str) -> str:
 
 def _port(text: str) -> int:
     if not (text.isascii() and text.isdigit() and len(text) <= 5) or not 0 < int(text) < 65536:
-        raise ConnectError(f"{text!r} is not a port number (1-65535)")
+        raise ConnectError(_("{text} is not a port number (1-65535)").format(text=repr(text)))
     return int(text)
 
 
@@ -700,6 +700,9 @@ class RemoteSession(Session):
         if self.connected and not self._left and not self._closing:
             with contextlib.suppress(IllegalAction, asyncio.TimeoutError):
                 await asyncio.wait_for(self._send(M.Quit().to_wire()), 1.0)
+            # on purpose: the last word is that you left, not "disconnected" (the SSH room
+            # says it when a table's q brings the player back to the room)
+            self._left = True
         self._closing = True
         if self._alive is not None and self._alive is not asyncio.current_task():
             self._alive.cancel()
@@ -772,7 +775,9 @@ class RemoteSession(Session):
 
     @property
     def is_host(self) -> bool:
-        return bool(self.welcome.get("admin"))
+        """The host's own connection, seated (a host watching with ``--spectate`` is a
+        spectator: no lobby controls, whatever an older host says)."""
+        return bool(self.welcome.get("admin")) and not self.welcome.get("spectator")
 
     @property
     def leads(self) -> bool:

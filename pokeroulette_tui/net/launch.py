@@ -430,8 +430,10 @@ def join_session(args: argparse.Namespace) -> tuple[RemoteSession, list[str]]:
         me = unix.account_of(os.geteuid())
         session = RemoteSession("", 0, me.seat_name(), unix=target,
                                 spectate=bool(args.spectate))
-        return session, [_("Joining {table} as {name}").format(table=target.describe(),
-                                                               name=me.login)]
+        # a whole sentence (not "Joining {table}" around "{login}'s table": in Finnish the
+        # two halves do not go together)
+        return session, [_("Joining {login}'s table ({path}) as {name}").format(
+            login=target.owner.login, path=target.path, name=me.login)]
     if not address:
         raise CliError(_("join what? `pokeroulette join @LOGIN` (a table on this machine) or "
                          "`pokeroulette join HOST[:PORT] --name NAME`"))

@@ -72,7 +72,8 @@ class Lobby(HostParts):
         return next(iter(self.humans()), None)
 
     def _may_lead(self, conn: Conn, what: str) -> None:
-        if not (conn.admin or (conn.player is not None and conn.player is self.leader())):
+        if conn.spectator or not (conn.admin or (conn.player is not None
+                                                 and conn.player is self.leader())):
             who = "the host" if not self.config.headless else "the table's leader"
             raise P.ProtocolError(f"only {who} {what}")
         if self.started:

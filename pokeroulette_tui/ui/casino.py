@@ -180,6 +180,7 @@ class CasinoScreen(Screen[None]):
         self.shorter: list[Text] = []  # the message said in fewer words, if it does not fit
         self.warning = ""  # the store's word on a damaged file, over the bets until a deal
         self.gone = ""  # a network table that closed: why
+        self.table_lines: list[str] = []  # a host's: how the others join (with the results)
         self._leaving = False  # (not ``_closing``: Textual's message pump has one)
 
     # -- layout -----------------------------------------------------------------------------
@@ -459,8 +460,12 @@ class CasinoScreen(Screen[None]):
         assert session is not None
         out = Text()
         order = [self.seat] + [i for i in range(len(c.players)) if i != self.seat]
+        # the store's word right under this player's name while they have no bets (the
+        # how-to-bet lines after it: at 80x24 a long path took the end of the word off);
+        # under the bets once placed
+        first = not self.player.bets and c.stage is not Stage.SETTLED
         for n, i in enumerate(order):
-            if n == 1:
+            if n == 1 and not first:
                 self._warn(out)
             p = c.players[i]
             info = session.seat_info(i)
@@ -486,6 +491,8 @@ class CasinoScreen(Screen[None]):
                 out.append(_("{name}'s bets").format(name=p.name), style="bold")
                 out.append(_(" ({amount:,} staked{ready})").format(amount=p.staked, ready=ready)
                            + "\n" if p.bets else f"{ready}\n")
+                if first:
+                    self._warn(out, first=True)
                 if not p.bets and self._rebet_offered():
                     out.append(_(" None yet. Move the cursor and press Space, or click a card;\n"
                                  " a for last round's bets again.\n"), style="italic")
@@ -512,15 +519,21 @@ class CasinoScreen(Screen[None]):
                     if p.bets else _("no bets yet")
                 out.append(_("{name}: {bets}, bankroll {amount:,}").format(
                     name=p.name, bets=bets, amount=p.bankroll) + "\n")
-        if len(order) == 1:
+        if len(order) == 1 and not first:
             self._warn(out)
         return out
 
-    def _warn(self, out: Text) -> None:
-        """The store's word on a damaged file, under this player's bets (over them, it
-        pushed them off an 80x24 terminal)."""
+    def _warn(self, out: Text, *, first: bool = False) -> None:
+        """The store's word on a damaged file and the table's own lines (a host's: how the
+        others join, the certificate), under this player's bets (over them, it pushed them
+        off an 80x24 terminal), or ``first``, over the lines that say there are none."""
         if self.warning:
-            out.append(f"\n{self.warning}\n", style="bold #ff6b6b")
+            out.append(("" if first else "\n") + self.warning + "\n", style="bold #ff6b6b")
+        if self.table_lines:
+            out.append("" if first and not self.warning else "\n")
+            out.append("\n".join(self.table_lines) + "\n", style="#8fbcbb")
+        if first and (self.warning or self.table_lines):
+            out.append("\n")
 
     def _say(self, message: str, *, error: bool = False, shorter: Sequence[str] = ()) -> None:
         """Say ``message`` on the hint line (an error in red, with a ✗); ``shorter``: the

@@ -79,10 +79,12 @@ class CasinoNetApp(CasinoAppKeys, App[None]):
         self.casino_screen = CasinoScreen(session=self.session, four_color=self.four_color)
         await self.push_screen(self.casino_screen)
         if self._serve is not None:  # the host: how the others join
-            from pokeroulette_tui.net.casino_launch import join_lines
-
-            joins = join_lines(self.info)
-            self.notify("\n".join(joins[:2]) or self.info[0], title=_("Your casino table"),
+            joins = table_lines(self.info)
+            # (the certificate too: the others check it; the card table's host has it over
+            # the lobby, this one with the results, for as long as the table is open)
+            self.casino_screen.table_lines = joins
+            self.casino_screen.refresh_view()
+            self.notify("\n".join(joins) or self.info[0], title=_("Your casino table"),
                         timeout=20, markup=False)
         elif self.session.tls_note:
             self.notify(self.session.tls_note, timeout=8, markup=False)
@@ -99,6 +101,17 @@ class CasinoNetApp(CasinoAppKeys, App[None]):
             await self._stop_server()
             words = (words + " " if words else "") + _("The casino table is closed.")
         self.exit(message=words or None)
+
+
+def table_lines(info: Sequence[str]) -> list[str]:
+    """What a host who plays keeps in view while the table is open: how the others join
+    (the first two such lines of the banner) and the TLS certificate they check."""
+    from pokeroulette_tui.net.casino_launch import join_lines
+
+    cert = _("TLS certificate:")
+    lines = [*join_lines(list(info))[:2], *(line for line in info
+                                            if line.strip().startswith(cert))]
+    return [" ".join(line.split()) for line in lines]  # (the banner's columns: no room)
 
 
 def run_casino_join(session: RemoteCasino, info: Sequence[str]) -> int:

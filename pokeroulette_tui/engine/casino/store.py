@@ -67,9 +67,12 @@ class CasinoStore:
         except ForeignFolderError as exc:  # not read, not moved aside: play on fresh, said why
             store.warning = str(exc)
             return store
-        except (OSError, UnicodeDecodeError) as exc:
-            store._set_aside(_("The casino file {path} could not be read ({problem})").format(
-                path=path, problem=exc))
+        except UnicodeDecodeError:
+            store._set_aside(_("The casino file is damaged"))
+            return store
+        except OSError as exc:  # (the path is said once, in where the file went)
+            store._set_aside(_("The casino file could not be read ({problem})").format(
+                problem=exc.strerror or exc))
             return store
         try:
             data = json.loads(text)
@@ -80,10 +83,10 @@ class CasinoStore:
             store.bankrolls = {str(k): _chips(v) for k, v in data["bankrolls"].items()}
             store.jackpots = {str(k): _chips(v) for k, v in data["jackpots"].items()}
             store.history = [Round.from_dict(r) for r in data.get("history", [])][-HISTORY:]
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError):
             store.bankrolls, store.jackpots, store.history = {}, {}, []
-            store._set_aside(_("The casino file {path} is damaged ({problem})").format(
-                path=path, problem=str(exc)[:80]))
+            # (not the JSON parser's words: they cut the rest off an 80x24 casino's panel)
+            store._set_aside(_("The casino file is damaged"))
         return store
 
     def _set_aside(self, why: str) -> None:

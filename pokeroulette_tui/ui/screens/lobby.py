@@ -232,8 +232,13 @@ class LobbyScreen(Screen[None]):
         if s.welcome.get("seeded"):
             self.info.append(_("TEST TABLE: the host fixed the shuffle (--seed): every deck is "
                                "predictable"))
-        self._info(_("Connected. You are the host: press s to start when everyone is ready.")
-                   if s.is_host else _("Connected. Press r when you are ready."))
+        if s.seat is None:  # watching (the host's own login too): no seat, no ready
+            self.query_one("#btn-ready", Button).display = False
+            self._info(_("Connected. You are watching: the game shows here when it "
+                         "starts."))
+        else:
+            self._info(_("Connected. You are the host: press s to start when everyone is "
+                         "ready.") if s.is_host else _("Connected. Press r when you are ready."))
         if s.tls_note:
             self.query_one("#lobby-chat", RichLog).write(Text(s.tls_note, style="italic"))
         self._leads = s.leads
