@@ -1,4 +1,4 @@
-"""The SSH card room's first screen: the tables (variant, seats, players, watching); open a
+"""The SSH card room's first screen: the tables (preset, seats, players, watching); open a
 new one with the table agreement screen, join one, or watch. And the app an SSH session
 runs (:class:`RoomApp`): the room, then a table's lobby and the table itself, then back.
 
@@ -89,7 +89,7 @@ def client_environ(env: Mapping[str, str]) -> Iterator[None]:
                 os.environ[k] = v
 
 
-COLUMNS = ("#", N_("Variant"), N_("Seats"), N_("Players"), N_("Watching"), N_("State"))
+COLUMNS = ("#", N_("Preset"), N_("Seats"), N_("Players"), N_("Watching"), N_("State"))
 """The headings of the room's list."""
 
 
