@@ -10,7 +10,7 @@ import asyncio
 
 import pytest
 from net_helpers import Harness, Served, make_host
-from ui_pilot import SIZE, screen_text, step
+from ui_pilot import wait_for, SIZE, screen_text, step
 
 from pokeroulette_tui.engine.casino.paytable import DEFAULT, NAMED
 from pokeroulette_tui.engine.rules import RuleSet
@@ -35,12 +35,6 @@ TIMEOUT = 20
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
 
-
-async def wait_for(pilot, pred, timeout: float = 10.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not pred():
-            await asyncio.sleep(0.02)
-            await step(pilot)
 
 
 def right_panel(app) -> str:

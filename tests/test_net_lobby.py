@@ -3,7 +3,6 @@ then the table screen on the same RemoteSession."""
 
 from __future__ import annotations
 
-import asyncio
 
 from rich.console import Console
 
@@ -14,6 +13,7 @@ from pokeroulette_tui.ui.screens.lobby import LobbyApp, LobbyScreen, seats_table
 from pokeroulette_tui.ui.widgets.chat import chat_text as chat_line
 
 from net_helpers import RawClient, Served
+from ui_pilot import wait_for
 
 RULES = RuleSet(suit_order="SHDC")
 
@@ -34,13 +34,6 @@ def test_names_and_chat_render_literally():
     assert chat_line({"name": "[b]x", "text": "[link=http://evil]y[/link]"}).plain == \
         "[b]x: [link=http://evil]y[/link]"
 
-
-async def wait_for(pilot, predicate, timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        assert loop.time() < end, "timed out"
-        await pilot.pause(0.02)
 
 
 async def test_lobby_then_table_over_loopback():

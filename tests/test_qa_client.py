@@ -9,7 +9,7 @@ import asyncio
 
 import pytest
 from net_helpers import Harness, RawClient, Served, autoplay, make_host, passive_wire
-from ui_pilot import SIZE, app_for, fake_at_turn, screen_text, step
+from ui_pilot import wait_for, SIZE, app_for, fake_at_turn, screen_text, step
 
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
 from pokeroulette_tui.net.client import RemoteSession
@@ -54,13 +54,6 @@ def play_on(h: Harness, peers, *, until, limit: int = 3000) -> None:
                    "action": passive_wire(p.last("state")["view"])})
     raise AssertionError("the table never got there")
 
-
-async def wait_for(pilot, predicate, timeout: float = 15.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        assert loop.time() < end, "timed out"
-        await pilot.pause(0.02)
 
 
 # -- 1: leaving a game, the connection watches on ----------------------------------------------

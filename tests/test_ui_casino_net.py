@@ -4,10 +4,9 @@ loopback TLS, this terminal's player at the screen and a second player by the se
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
-from ui_pilot import SIZE, press, screen_text, step
+from ui_pilot import wait_for, SIZE, press, screen_text
 
 from pokeroulette_tui.engine.casino.game import Stage
 from pokeroulette_tui.engine.casino.paytable import NAMED
@@ -24,12 +23,6 @@ from pokeroulette_tui.ui.casino_net import CasinoNetApp
 def home(tmp_path, monkeypatch):
     monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
 
-
-async def wait_for(pilot, pred, timeout: float = 10.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not pred():
-            await asyncio.sleep(0.02)
-            await step(pilot)
 
 
 async def table_of_two(tmp_path, **config):

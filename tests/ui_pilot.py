@@ -156,3 +156,12 @@ async def press_passive(pilot, view, draw_keys: Sequence[str] = ("p",)) -> None:
         await press(pilot, "enter")
     elif view.phase == "draw":
         await press(pilot, *draw_keys)
+
+
+async def wait_for(pilot, predicate, timeout: float = 15.0) -> None:
+    """Step the app until ``predicate()`` holds; fails after ``timeout`` seconds."""
+    import asyncio
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.02)
+            await step(pilot)

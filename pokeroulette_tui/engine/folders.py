@@ -139,6 +139,21 @@ def os_problem(exc: OSError) -> str:
         return _("it is a folder, not a file")
     return exc.strerror or type(exc).__name__
 
+
+def export_problem(path: Path, *, replace: bool) -> str:
+    """Why a file may not be written to ``path`` by an export ("" if it may): a folder, a file
+    already there (unless ``replace``), not a file, no folder for it. One wording for every
+    export (presets, statistics)."""
+    if path.is_dir():
+        return _("{path} is a folder: give a file name in it").format(path=path)
+    if path.exists() and not replace:
+        return _("{path} already exists (add --replace to overwrite it)").format(path=path)
+    if path.exists() and not path.is_file():
+        return _("{path} is not a file").format(path=path)
+    if not path.parent.is_dir():
+        return _("there is no folder {folder}").format(folder=path.parent)
+    return ""
+
 def atomic_write(path: Path | str, text: str, *, mode: int = 0o600) -> None:
     """Write ``text`` so that a crash leaves either the old file or the new one, never half.
     A missing folder is created owner-only."""

@@ -326,15 +326,11 @@ class PresetFolder:
         """Write a preset (saved or built in) to the file ``target``; an existing file only if
         ``replace``."""
         preset = self.get(name)
-        if target.is_dir():
-            raise PresetError(_("{path} is a folder: give a file name in it").format(path=target))
-        if target.exists() and not replace:
-            raise PresetError(_("{path} already exists (add --replace to overwrite it)").format(path=target))
-        if target.exists() and not target.is_file():
-            raise PresetError(_("{path} is not a file").format(path=target))
-        if not target.parent.is_dir():
-            raise PresetError(_("there is no folder {folder}").format(folder=target.parent))
-        from pokeroulette_tui.engine.folders import atomic_write
+        from pokeroulette_tui.engine.folders import atomic_write, export_problem
+
+        problem = export_problem(target, replace=replace)
+        if problem:
+            raise PresetError(problem)
 
         try:
             atomic_write(target, preset_text(preset), mode=0o644)

@@ -117,15 +117,11 @@ def _problems(store: StatsStore) -> None:
 def _check_target(target: str, *, replace: bool) -> None:
     """An export's file may be written: not a folder, and not a file already there unless
     ``replace`` (the words of ``pokeroulette preset export``); raises CliError."""
-    path = Path(target).expanduser()
-    if path.is_dir():
-        raise CliError(_("{path} is a folder: give a file name in it").format(path=target))
-    if path.exists() and not replace:
-        raise CliError(_("{path} already exists (add --replace to overwrite it)").format(path=target))
-    if path.exists() and not path.is_file():
-        raise CliError(_("{path} is not a file").format(path=target))
-    if not path.parent.is_dir():
-        raise CliError(_("there is no folder {folder}").format(folder=path.parent))
+    from pokeroulette_tui.engine.folders import export_problem
+
+    problem = export_problem(Path(target).expanduser(), replace=replace)
+    if problem:
+        raise CliError(problem)
 
 
 @contextmanager
