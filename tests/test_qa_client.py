@@ -221,11 +221,15 @@ async def test_a_lost_connection_is_said_until_it_is_back_and_no_action_is_offer
         for action in ("check", "call", "fold", "bet", "all_in", "leave", "chat"):
             assert not screen.check_action(action, ()), action
         assert "c Check" not in text and "f Fold" not in text
+        # the cards panel does not offer a bet it cannot take: the turn waits
+        assert "Your bet" not in text
+        assert "Your turn waits until the table can be reached again." in text
         session.connected = True
         session.link_note = ""
         session.push(Update(note="Reconnected: your seat, stack and cards are as you left them"))
         await step(pilot)
         assert "Connection lost: reconnecting…" not in screen_text(app)
+        assert "Your bet" in screen_text(app)
         assert screen.check_action("fold", ())
 
 

@@ -450,6 +450,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         hand.hot_seat = self.seating.hot_seat
         hand.selected = self.shown_selection()
         hand.cut = self.cut_pos
+        hand.offline = bool(problem)
         hand.view = view
         if self.session.can_chat:
             self._one(ChatPanel).lines = self.session.chat_lines

@@ -36,13 +36,18 @@ class Zone:
 
 
 def prompt_text(view: SeatView, *, hot_seat: bool, selected: frozenset[int] = frozenset(),
-                cut: int = 0, width: int | None = None) -> Text:
+                cut: int = 0, width: int | None = None, offline: bool = False) -> Text:
     """One line: what this viewer may do now, or who the table waits for (for the public
-    view or a spectator, on a second line when the two do not fit in ``width``)."""
+    view or a spectator, on a second line when the two do not fit in ``width``).
+    ``offline``: the table cannot be reached now (network play), so nothing can be done:
+    a turn says it waits for the connection, not what its keys would do."""
     out = Text()
     if view.game_over:
         out.append(_("Game over:") + " ", style="bold")
         out.append(view.game_over_reason)
+        return out
+    if offline and view.my_turn:
+        out.append(_("Your turn waits until the table can be reached again."), style="bold")
         return out
     if view.seat is None:
         if hot_seat:
@@ -121,9 +126,12 @@ def panel_title(view: SeatView, *, hot_seat: bool) -> str:
 
 
 def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: frozenset[int] = frozenset(),
-                  cut: int = 0, four_color: bool = False, big: bool = False) -> tuple[Text, list[Zone]]:
-    """The panel's text and its clickable zones; ``big``: five-line faces where they fit."""
-    prompt = prompt_text(view, hot_seat=hot_seat, selected=selected, cut=cut, width=width)
+                  cut: int = 0, four_color: bool = False, big: bool = False,
+                  offline: bool = False) -> tuple[Text, list[Zone]]:
+    """The panel's text and its clickable zones; ``big``: five-line faces where they fit;
+    ``offline``: see :func:`prompt_text`."""
+    prompt = prompt_text(view, hot_seat=hot_seat, selected=selected, cut=cut, width=width,
+                         offline=offline)
     me = view.me
     zones: list[Zone] = []
     if me is None:
@@ -259,6 +267,8 @@ class HandPanel(Widget):
     hot_seat: reactive[bool] = reactive(False)
     four_color: reactive[bool] = reactive(False)
     big: reactive[bool] = reactive(False, layout=True)
+    offline: reactive[bool] = reactive(False, layout=True)
+    """The table cannot be reached now (network play): a turn waits, its keys are off."""
     """Five-line card faces where they fit (the screen sets it on big terminals)."""
 
     @dataclass
@@ -285,13 +295,13 @@ class HandPanel(Widget):
         view = self.view
         assert view is not None
         key = (view, max(20, width), self.selected, self.cut, self.hot_seat, self.four_color,
-               self.big, language())
+               self.big, self.offline, language())
         made = self._made
         if made is not None and made[0][0] is view and made[0][1:] == key[1:]:
             return made[1].copy(), list(made[2])  # (the height was measured with this text)
         text, zones = panel_content(
             view, hot_seat=self.hot_seat, width=max(20, width), selected=self.selected,
-            cut=self.cut, four_color=self.four_color, big=self.big)
+            cut=self.cut, four_color=self.four_color, big=self.big, offline=self.offline)
         text.no_wrap = True
         text.overflow = "ellipsis"
         self._made = (key, text.copy(), list(zones))
