@@ -46,16 +46,25 @@ from pokeroulette_tui.ui.screens.casino_dialogs import (
     OddsScreen,
 )
 from pokeroulette_tui.ui.widgets.casino_board import (
+    COMPACT,
+    HUGE,
     BoardModel,
     CasinoBoard,
+    Geometry,
     Spot,
     corner,
     cursor_of,
+    geometry_for_screen,
     move,
     on_grid,
     split_down,
     split_right,
     spot_at_cursor,
+)
+from pokeroulette_tui.ui.widgets.casino_panels import (
+    PANEL_WIDTH,
+    history_text,
+    pays_text,
 )
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 from pokeroulette_tui.ui.widgets.toosmall import TooSmallNotice, too_small
@@ -153,6 +162,9 @@ class CasinoScreen(Screen[None]):
     #casino-results { width: 1fr; height: 100%; padding: 0 1; background: $surface;
                       scrollbar-size-vertical: 1; }
     CasinoScreen.-wide #casino-deal { width: 44; }
+    #casino-side { display: none; width: 40; height: 100%; padding: 0 1; background: $panel; }
+    CasinoScreen.-tall #casino-deal { width: 41; }
+    CasinoScreen.-pays #casino-side { display: block; }
     """
 
     def __init__(self, names: Sequence[str] = (), table: PayTable | None = None,
@@ -193,6 +205,7 @@ class CasinoScreen(Screen[None]):
             yield Static("", id="casino-deal")
             with VerticalScroll(id="casino-results", can_focus=False):
                 yield Static("", id="casino-results-text")
+            yield Static("", id="casino-side")
         notice = TooSmallNotice(id="too-small", keys=casino_keys)
         notice.display = False  # (shown by on_resize below 80×24, in every app)
         yield notice
@@ -256,11 +269,39 @@ class CasinoScreen(Screen[None]):
             self.query_one(TooSmallNotice).display = small
             self.refresh_bindings()  # no table keys while the table is away
         self.query_one(TooSmallNotice).size_now = (self.size.width, self.size.height)
-        tall = self.size.width >= 130 and self.size.height >= 36
-        self.query_one(CasinoBoard).wide = tall
-        self.set_class(self.size.width >= 120, "-wide")
-        self.set_class(tall, "-tall")
+        self._compose_big()
         self.refresh_view()
+
+    def _compose_big(self) -> None:
+        """From 120×36 the board has taller card faces, and the dealt cards, the bets (and
+        from 160×56 the pay table) stand under it, as wide as it and centred with it; the
+        hint line starts where the board does. 80×24 keeps the compact board, full width."""
+        width, height = self.size
+        g = geometry_for_screen(width, height)
+        tall = g is not COMPACT
+        self.query_one(CasinoBoard).geometry = g if tall else None
+        self.set_class(width >= 120, "-wide")
+        self.set_class(tall, "-tall")
+        # the pay table beside the bets where the lines under the board hold it all
+        lines = len(pays_text(self.table, 0).plain.splitlines())
+        self.set_class(g is HUGE and self._lower_rows(g) >= lines, "-pays")
+        lower = self.query_one("#casino-lower")
+        hint = self.query_one("#casino-hint")
+        if tall:
+            left = max(0, (width - g.width) // 2)
+            lower.styles.width = g.width
+            lower.styles.margin = (0, 0, 0, left)
+            hint.styles.padding = (0, max(1, width - g.width - left), 0, max(1, left))
+        else:
+            lower.styles.width = None
+            lower.styles.margin = None
+            hint.styles.padding = None
+
+    def _lower_rows(self, g: Geometry | None = None) -> int:
+        """The lines under the board (the status, the hint's two and the footer taken off)."""
+        if g is None:
+            g = geometry_for_screen(*self.size) if self.has_class("-tall") else COMPACT
+        return max(0, self.size.height - 2 - HINT_LINES - g.height)
 
     @property
     def casino(self) -> Casino:
@@ -308,6 +349,9 @@ class CasinoScreen(Screen[None]):
         self.query_one("#casino-hint", Static).update(self._hint())
         self.query_one("#casino-deal", Static).update(self._deal_panel())
         self.query_one("#casino-results-text", Static).update(self._results())
+        if self.has_class("-pays"):
+            self.query_one("#casino-side", Static).update(
+                pays_text(self.table, c.jackpot))
         self.refresh_bindings()
 
     def _draw_no_table(self) -> None:
@@ -452,6 +496,14 @@ class CasinoScreen(Screen[None]):
             text.append(_("Round {number}: bets open").format(number=c.round_no), style="bold")
         text.append("\n")
         text.append_text(self._summary())
+        if self.has_class("-tall") and self.session is not None:
+            # the last rounds under the cards, as many as the lines left hold
+            width = PANEL_WIDTH + 1  # (the deal panel's text width)
+            left = self._lower_rows() - len(text.wrap(self.app.console, width)) - 1
+            if left > 1:
+                text.append("\n\n")
+                text.append_text(history_text(self.session.history(), left, width,
+                                              self.app.console))
         return text
 
     def _results(self) -> Text:

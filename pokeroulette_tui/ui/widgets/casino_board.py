@@ -233,12 +233,30 @@ class Geometry:
 
 COMPACT = Geometry(label=2, cell=5, face=1, side=0, spacing=0)
 """79 columns, 13 lines: fits 80×24 with the status, the hint, the deal and the footer."""
+MEDIUM = Geometry(label=3, cell=7, face=3, side=6, spacing=1)
+"""113 columns, 23 lines: a terminal of 120 columns and 36 lines or more."""
 WIDE = Geometry(label=3, cell=8, face=3, side=7, spacing=1)
-"""126 columns, 23 lines."""
+"""127 columns, 23 lines."""
+HUGE = Geometry(label=3, cell=10, face=4, side=8, spacing=1)
+"""154 columns, 27 lines: a terminal of 156 columns and 46 lines or more."""
 
 
 def geometry_for(width: int, wide: bool) -> Geometry:
     return WIDE if wide and width >= WIDE.width else COMPACT
+
+
+def geometry_for_screen(width: int, height: int) -> Geometry:
+    """The board that suits a terminal ``width``×``height``: the compact one at 80×24, faces
+    three lines tall from 36 lines, four from 46 (the widest that fits).
+
+    >>> [geometry_for_screen(*size).width for size in ((80, 24), (120, 40), (160, 48), (200, 60))]
+    [79, 113, 154, 154]
+    """
+    if height >= 46 and width >= HUGE.width + 2:
+        return HUGE
+    if height >= 36:
+        return next((g for g in (WIDE, MEDIUM) if width >= g.width + 2), COMPACT)
+    return COMPACT
 
 
 @dataclass
@@ -342,10 +360,11 @@ def _is_hot(model: BoardModel, spot: Spot) -> bool:
     return fifth in covers(make_bet(kind, target, 1))
 
 
-def draw_board(model: BoardModel, width: int, *, wide: bool = False) -> tuple[Text, Hits]:
-    """The board as text ``width`` columns wide (the wide drawing if asked and it fits),
-    and the spot under each character."""
-    g = geometry_for(width, wide)
+def draw_board(model: BoardModel, width: int, *, wide: bool = False,
+               geometry: Geometry | None = None) -> tuple[Text, Hits]:
+    """The board as text ``width`` columns wide (the wide drawing if asked and it fits, or
+    ``geometry``), centred, and the spot under each character."""
+    g = geometry or geometry_for(width, wide)
     canvas = _Canvas(g.width, g.height, max(0, (width - g.width) // 2))
     _draw_grid(canvas, model, g)
     _draw_groups(canvas, model, g)
@@ -407,7 +426,11 @@ def _draw_cell(canvas: _Canvas, model: BoardModel, g: Geometry, r: int, c: int,
         canvas.put(x, y, f" {card.symbol}".ljust(g.cell), face, spot)
         for line in range(1, g.face):
             canvas.put(x, y + line, " " * g.cell, face, spot)
-        if g.face > 2:
+        if g.face > 3:  # the suit in the middle, the card again at the lower right
+            canvas.put(x + g.cell // 2 - 1, y + g.face // 2 - 1 + (g.face % 2),
+                       SUIT_SYMBOLS[card.suit], face)
+            canvas.put(x + g.cell - 3, y + g.face - 2, card.symbol, face)
+        elif g.face > 2:
             canvas.put(x + g.cell // 2 - 1, y + 1, SUIT_SYMBOLS[card.suit], face)
         chip_y, chip_x = y + g.face - 1, x + 1
     if spot in model.chips or spot in model.won:
@@ -542,6 +565,8 @@ class CasinoBoard(Widget):
 
     model: reactive[BoardModel | None] = reactive(None, always_update=True)
     wide: reactive[bool] = reactive(False)
+    geometry: reactive[Geometry | None] = reactive(None)
+    """The drawing to use (None: the compact one, or the wide one if ``wide`` and it fits)."""
 
     class SpotClicked(Message):
         """A spot was clicked."""
@@ -555,16 +580,24 @@ class CasinoBoard(Widget):
         super().__init__(name=name, id=id, classes=classes)
         self._hits: Hits | None = None
 
+    def _geometry(self, width: int) -> Geometry:
+        g = self.geometry
+        return g if g is not None and width >= g.width else geometry_for(width, self.wide)
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return geometry_for(width, self.wide).height
+        return self._geometry(width).height
 
     def render(self) -> Text:
         if self.model is None:
             return Text("")
-        text, self._hits = draw_board(self.model, self.size.width, wide=self.wide)
+        text, self._hits = draw_board(self.model, self.size.width,
+                                      geometry=self._geometry(self.size.width))
         return text
 
     def watch_wide(self) -> None:
+        self.refresh(layout=True)
+
+    def watch_geometry(self) -> None:
         self.refresh(layout=True)
 
     def on_click(self, event) -> None:
