@@ -142,7 +142,8 @@ def test_the_weakest_hand_hint_says_the_tables_token_name(lang):
     table = Table.create(rules, [SeatConfig("Ada"), SeatConfig("Bo", "random"),
                                  SeatConfig("Cy", "random")], seed=1)
     text = equity_text(Estimate(win=0.3, last=0.32, done=True), view_for(table.state, 0)).plain
-    assert "32%" in text and token_words(rules) in text
+    from pokeroulette_tui.engine.i18n import percent
+    assert percent(0.32, 0) in text and token_words(rules) in text
     beers = RuleSet(variant="draw", scoring="forfeit", token_name="beers", betting="none")
     table = Table.create(beers, [SeatConfig("Ada"), SeatConfig("Bo", "random")], seed=1)
     assert "beers" in equity_text(Estimate(win=0.5, last=0.5, done=True),

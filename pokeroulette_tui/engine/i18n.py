@@ -35,8 +35,11 @@ import os
 import string
 from collections.abc import Callable, Mapping
 from numbers import Number
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from pathlib import Path
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 DOMAIN = "pokeroulette"
 LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
@@ -208,6 +211,23 @@ def number(value: float, spec: str = "") -> str:
     ('3.70', '1,234,567')
     """
     return _localized("{0:" + spec + "}").format(value)
+
+
+def percent(value: Fraction | float, decimals: int = 2) -> str:
+    """``value``, a share of one (``0.037``), as a percentage with ``decimals`` decimals,
+    written the way of the language spoken now: ``3.70%`` in English, ``3,70 %`` (a
+    no-break space before the sign) in Finnish and Swedish. A :class:`~fractions.Fraction`
+    is scaled exactly before it is rounded (``Fraction(57, 200)`` is 28.5, half to even).
+
+    >>> from fractions import Fraction
+    >>> set_language("fi"); percent(Fraction(37, 1000)), percent(1 / 3, 0)
+    ('3,70\xa0%', '33\xa0%')
+    >>> set_language("en"); percent(Fraction(37, 1000)), percent(1 / 3, 0)
+    ('3.70%', '33%')
+    """
+    scaled = float(value * 100)  # (a Fraction's product is exact: one rounding, here)
+    sign = "\u00a0%" if _speech.get().code in NUMBER_MARKS else "%"
+    return number(scaled, f".{decimals}f") + sign
 
 
 def _localized(text: str) -> str:

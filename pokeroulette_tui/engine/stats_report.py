@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import re
 import textwrap
+from fractions import Fraction
 from typing import Any, Iterable
 
 from pokeroulette_tui.engine.cards import parse_card, suit_words
 from pokeroulette_tui.engine.hands import describe_ranks
 from pokeroulette_tui.engine.i18n import N_, _, language, ngettext
+from pokeroulette_tui.engine.i18n import percent as share
 from pokeroulette_tui.engine.result import PotResult
 from pokeroulette_tui.engine.stats import HandRecord, PlayerStats, Tally, hand_score
 from pokeroulette_tui.engine.words import and_words
@@ -27,12 +29,15 @@ for translation, shown with ``_()``)."""
 
 
 def percent(part: int, whole: int) -> str:
-    """``part`` of ``whole`` as a whole percentage ("–" of nothing).
+    """``part`` of ``whole`` as a whole percentage, written the player's way ("–" of nothing).
 
-    >>> percent(1, 3), percent(0, 0)
+    >>> from pokeroulette_tui.engine.i18n import set_language
+    >>> set_language("en"); percent(1, 3), percent(0, 0)
     ('33%', '–')
+    >>> set_language("sv"); percent(1, 3); set_language("en")
+    '33\xa0%'
     """
-    return f"{round(100 * part / whole)}%" if whole else "–"
+    return share(Fraction(part, whole), 0) if whole else "–"
 
 
 def symbols(cards: Iterable[str]) -> str:

@@ -15,13 +15,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.text import Text
 
 from typing import TYPE_CHECKING
 
 from pokeroulette_tui.engine.cards import SUIT_SYMBOLS
 from pokeroulette_tui.engine.hands import CATEGORY_NAMES, Category
-from pokeroulette_tui.engine.i18n import _, ngettext
+from pokeroulette_tui.engine.i18n import _, ngettext, percent
 from pokeroulette_tui.engine.phase import BETWEEN_HANDS
 from pokeroulette_tui.engine.rules import RuleSet, token_words
 from pokeroulette_tui.engine.view import SeatView
@@ -134,24 +136,52 @@ def estimates(view: SeatView, rng: random.Random, *, budget: float = BUDGET,
 # -- drawing ------------------------------------------------------------------------------
 
 def pct(p: float | Fraction) -> str:
-    """A chance for the eye: whole percent, or one decimal below 1% (never a bare 0 or 100
-    for what may still happen).
+    """A chance for the eye, written the player's way: whole percent, or one decimal below 1%
+    (never a bare 0 or 100 for what may still happen).
 
     >>> pct(Fraction(1, 3)), pct(0.004), pct(0), pct(1), pct(0.9996)
     ('33%', '0.4%', '0%', '100%', '>99.9%')
     """
     p = float(p)
     if p <= 0:
-        return "0%"
+        return percent(0, 0)
     if p >= 1:
-        return "100%"
+        return percent(1, 0)
     if p < 0.001:
-        return "<0.1%"
+        return "<" + percent(0.001, 1)
     if p > 0.999:
-        return ">99.9%"
-    if p < 0.01 or p > 0.99:
-        return f"{p * 100:.1f}%"
-    return f"{p * 100:.0f}%"
+        return ">" + percent(0.999, 1)
+    return percent(p, 1 if p < 0.01 or p > 0.99 else 0)
+
+
+class Unbroken:
+    """Rich text drawn wrapped at the width it gets, but never at a no-break space: Rich and
+    Textual break a line at any space, so a Finnish "41 %" could leave its sign alone on the
+    next line. Each line it yields fits, so nothing wraps it again.
+
+    >>> from rich.console import Console
+    >>> console = Console(width=12, color_system=None)
+    >>> with console.capture() as out:
+    ...     console.print(Unbroken(Text("Paranee: 41\\u00a0%")))
+    >>> [line.rstrip() for line in out.get().splitlines()]
+    ['Paranee:', '41\\xa0%']
+    """
+
+    GUARD = "\ue000"  # (a private-use character: one cell, not a space, never in the text)
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        guarded = self.text.copy()
+        guarded.plain = self.text.plain.replace("\u00a0", self.GUARD)  # same length: styles kept
+        lines = guarded.wrap(console, options.max_width)
+        for line in lines:
+            line.plain = line.plain.replace(self.GUARD, "\u00a0")
+        yield lines
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.text)
 
 
 def keep_text(keep: KeepOdds | None, view: SeatView, *, compact: bool = False) -> Text:

@@ -46,7 +46,7 @@ from pokeroulette_tui.engine.casino.paytable import (
     hand_class,
     table_note,
 )
-from pokeroulette_tui.engine.i18n import _, language, number, pgettext
+from pokeroulette_tui.engine.i18n import _, number, percent, pgettext  # percent: cli, dialogs
 
 DECK_SIZE = len(DECK)
 SETS = math.comb(DECK_SIZE, 5)
@@ -192,20 +192,6 @@ def odds_table(table: PayTable, jackpot: int | None = None) -> list[tuple[Bet, O
     rows += [(make_bet("poker", h, 1), None) for h in LEVELS if h in table.poker]
     rows += [(make_bet("wild", "", 1), None), (make_bet("progressive", "", 1), None)]
     return [(b, bet_odds(b, table, jackpot)) for b, __ in rows]
-
-
-def percent(x: Fraction | float, places: int = 2) -> str:
-    """A chance or a return as a percentage written the player's way: ``3.70%`` in English,
-    ``3,70 %`` (a no-break space) in Finnish and Swedish, as the translated rules write the
-    odds table (docs/RULES.fi.md and RULES.sv.md §6.2).
-
-    >>> from pokeroulette_tui.engine.i18n import set_language
-    >>> set_language("fi"); percent(Fraction(37, 1000))
-    '3,70\xa0%'
-    >>> set_language("en"); percent(Fraction(37, 1000))
-    '3.70%'
-    """
-    return number(float(x) * 100, f".{places}f") + ("%" if language() == "en" else "\u00a0%")
 
 
 def one_in(x: Fraction) -> str:

@@ -132,9 +132,10 @@ def odds_notes(table: PayTable, jackpot: int) -> Text:
     text.append(_("Jackpot now: {amount:,} play chips").format(amount=jackpot), style="bold")
     text.append(_(" (breaks even at {even}; won {chance} by a royal flush with jokers first "
                   "and fifth).").format(even=f"{be:,.0f}", chance=one_in(JACKPOT_CHANCE)) + "\n")
-    text.append(_("The side bet ({stake} a round) pays: {pays}. {share}% of each side-bet "
+    text.append(_("The side bet ({stake} a round) pays: {pays}. {share} of each side-bet "
                   "stake goes into the jackpot.").format(
-        stake=table.progressive_stake, pays=pays, share=table.jackpot_share) + "\n")
+        stake=table.progressive_stake, pays=pays,
+        share=percent(table.jackpot_share / 100, 0)) + "\n")
     text.append(_("Every payout is X to 1 (a win returns the stake and X times it). Exact "
                   "figures from every five-card set of the 54 cards; nothing simulated."),
                 style="italic")

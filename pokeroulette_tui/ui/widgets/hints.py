@@ -19,7 +19,8 @@ from textual.worker import get_current_worker
 from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui import hints as hints_module
-from pokeroulette_tui.ui.hints import Estimate, beats_text, can_hint, estimates, hints_text
+from pokeroulette_tui.ui.hints import (Estimate, Unbroken, beats_text, can_hint, estimates,
+                                       hints_text)
 
 log = logging.getLogger(__name__)
 
@@ -137,9 +138,11 @@ class HintsPanel(VerticalScroll, can_focus=False):
         if not self.is_mounted:
             return
         view = self._shown
+        text = hints_text(view, self._estimate, allowed=self.allowed, hot_seat=self.hot_seat,
+                          compact=not self.wide)
+        # (a Finnish or Swedish "41 %" wraps whole; text with no such space is drawn as is)
         self.query_one("#hints-text", Static).update(
-            hints_text(view, self._estimate, allowed=self.allowed, hot_seat=self.hot_seat,
-                       compact=not self.wide))
+            Unbroken(text) if "\u00a0" in text.plain else text)
         beats = self.query_one("#hints-beats", Static)
         pub = self.public
         if self.wide and pub is not None:
