@@ -292,3 +292,21 @@ async def test_an_estimate_that_breaks_says_so_instead_of_spinning(monkeypatch):
         await until(pilot, lambda: done(app))
         assert "Equity: could not be estimated" in screen_text(app)
         assert "estimating" not in screen_text(app)
+
+
+def test_at_the_cut_no_estimate_is_made_of_cards_not_dealt():
+    """Five-card draw, the human cuts before any card is dealt: the hints say the cards are
+    not dealt yet (they used to say the weakest hand was certain: 100%)."""
+    from pokeroulette_tui.engine.phase import Phase
+    from pokeroulette_tui.engine.rules import PRESETS
+    from pokeroulette_tui.ui.hints import can_hint, hints_text
+    from pokeroulette_tui.engine.view import view_for
+    from ui_pilot import table_until
+
+    table = table_until(PRESETS["draw"], [("Ana", None), ("Bo", None)], 1,
+                        lambda s: s.phase == Phase.CUT)
+    view = view_for(table.state, table.state.to_act)
+    assert view.my_turn
+    assert not view.me.hand and not can_hint(view)
+    text = hints_text(view, None).plain
+    assert "No cards dealt yet" in text and "100%" not in text

@@ -63,7 +63,15 @@ def can_hint(view: SeatView | None) -> bool:
     if view is None or view.me is None or view.phase in BETWEEN_HANDS or view.game_over:
         return False
     me = view.me
+    if view.rules.variant == "draw" and not me.hand:
+        return False  # the cut, before the deal: no cards to estimate (it is no sure loss)
     return me.in_hand and not me.folded and live_count(view) >= 2
+
+
+def _before_the_deal(view: SeatView) -> bool:
+    me = view.me
+    return (me is not None and view.rules.variant == "draw" and not me.hand
+            and view.phase not in BETWEEN_HANDS and not view.game_over)
 
 
 _KEEP_CACHE: dict[tuple, KeepOdds | None] = {}
@@ -281,7 +289,9 @@ def hints_text(view: SeatView | None, est: Estimate | None, *, allowed: bool = T
     out.append(_("Hints for {name}").format(name=view.me.name), style="bold")
     out.append(" " + _("(i hides)") + "\n", style="dim")
     if not can_hint(view):
-        out.append(_("No hand in play for you now") + "\n", style="dim")
+        out.append((_("No cards dealt yet: the hints come with your cards")
+                    if _before_the_deal(view) else _("No hand in play for you now")) + "\n",
+                   style="dim")
         return out
     est = est or Estimate()
     if view.rules.variant == "roulette":
