@@ -47,8 +47,12 @@ async def until(pilot, condition, timeout: float = 20.0) -> None:
 
 
 def done(app) -> bool:
-    est = panel(app)._estimate
-    return est is not None and est.done
+    """The panel's estimate is final, or there is nothing to estimate (no cards yet)."""
+    from pokeroulette_tui.ui.hints import can_hint
+
+    p = panel(app)
+    est = p._estimate
+    return est is not None and est.done or p._shown is not None and not can_hint(p._shown)
 
 
 def notes(app) -> str:
