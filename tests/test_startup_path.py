@@ -173,13 +173,13 @@ GC_PAUSED = textwrap.dedent('''
     from pokeroulette_tui.ui import app as app_module
     from pokeroulette_tui.ui.config import AppConfig
 
-    app_module.GC_PAUSE = 0.3
+    app_module.GC_PAUSE = 3.0  # (long enough that a loaded machine still samples within it)
     seen = []
 
     async def pilot(pilot):
         await pilot.pause()
         seen.append(gc.isenabled())
-        await pilot.pause(0.8)
+        await pilot.pause(3.5)
         seen.append(gc.isenabled())
         pilot.app.exit()
 
