@@ -62,10 +62,14 @@ def test_a_side_bet_that_pays_on_some_hands_only_names_them():
 # -- 3. rebet: offered only when there are last round's bets --------------------------------
 
 def rebet_key(app) -> bool:
-    """Whether the footer shows the a key (Rebet) as usable."""
+    """Whether the footer shows the a key (Rebet): only when it is usable (else the key is
+    there, hidden, to say why nothing is placed)."""
     active = app.screen.active_bindings["a"]
-    assert active.binding.action == "rebet"
-    return active.enabled
+    if active.binding.action == "rebet":
+        assert active.enabled and active.binding.show
+        return True
+    assert active.binding.action == "rebet_unoffered" and not active.binding.show
+    return False
 
 
 async def test_rebet_is_offered_only_with_last_rounds_bets_and_not_after_a_restart(
@@ -148,9 +152,9 @@ async def test_undo_after_the_results_says_why_nothing_happened(store_path):
         assert said[0].message.startswith("Bets are closed: this round is settled.")
         assert said[0].markup is False
         assert app.casino_screen.casino.players[0].bankroll == before
-        # the footer still shows Undo as off after the deal
+        # the footer no longer offers Undo after the deal (the key says why, hidden)
         active = app.screen.active_bindings["u"]
-        assert active.binding.action == "undo" and not active.enabled
+        assert active.binding.action == "bets_closed" and not active.binding.show
         await press(pilot, "enter", "u")  # the next round: undo has nothing to take back
         assert len(notes(app)) == 1 and "No bet to take back" in screen_text(app)
 

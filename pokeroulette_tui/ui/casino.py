@@ -77,6 +77,9 @@ HINT_LINES = 2
 TOO_SMALL_AWAY = ("#casino-status", "#board", "#casino-hint", "#casino-lower")
 """What the too-small notice takes the place of (the board is 79 columns wide: in less it
 wrapped its ace column onto a line of its own, and the outside bets fell out of view)."""
+REFUSAL_SECONDS = 8.0
+"""How long a key's refusal said in a notice stays up (one said on the hint line stays until
+the next key): long enough to read the longest, "Bets are closed: this round is settled…"."""
 TOO_SMALL_KEYS = ("quit", "keys")
 """The actions that work while the table is away: nothing is done blind."""
 
@@ -122,6 +125,9 @@ class CasinoScreen(Screen[None]):
         Binding("space,enter", "next_round", N_("Next round"), key_display="Enter", priority=True),
         Binding("d", "deal", N_("Deal"), priority=True),
         Binding("d", "ready", N_("Ready"), priority=True),
+        # (shown only when it works: with no bet on the board the key is off the footer and
+        # this one says why nothing is dealt)
+        Binding("d", "deal_unoffered", N_("Deal"), show=False, priority=True),
         Binding("d", "next_round", N_("Next round"), show=False, priority=True),
         Binding("s", "bet('split_right')", N_("Split →"), show=False, priority=True),
         Binding("v", "bet('split_down')", N_("Split ↓"), show=False, priority=True),
@@ -139,8 +145,10 @@ class CasinoScreen(Screen[None]):
         Binding("u,backspace", "undo", N_("Undo"), priority=True),
         Binding("x,delete", "clear", N_("Clear"), show=False, priority=True),
         Binding("a", "rebet", N_("Rebet"), priority=True),
-        # the same keys when the ones above are off: the rebet key with no last round's bets
-        # known (the engine or the host says why), any of them once bets are closed (why)
+        # the footer shows only the keys that work now; the same keys when the ones above are
+        # off, not in the footer: undo with no chip to take back, rebet with no last round's
+        # bets known (the engine or the host says why), any of them once bets are closed (why)
+        Binding("u,backspace", "undo_unoffered", N_("Undo"), show=False, priority=True),
         Binding("a", "rebet_unoffered", N_("Rebet"), show=False, priority=True),
         Binding("u,backspace,x,delete,a", "bets_closed", N_("Undo"), show=False,
                 priority=True),
@@ -610,22 +618,32 @@ class CasinoScreen(Screen[None]):
             return False
         c = self.casino
         betting = c.stage is Stage.BETTING
+        # a key works now or is off the footer (False), never shown off (None): the footer
+        # offers only what a key press would do
+        some_bet = any(p.bets for p in c.players)  # (the deal needs one, anyone's)
+        mine = bool(c.players[self.seat].bets) if 0 <= self.seat < len(c.players) else False
         if action == "deal":
-            return betting and not self.networked
+            return betting and not self.networked and some_bet
         if action == "ready":
-            return betting and self.networked
+            return betting and self.networked and some_bet
+        if action == "deal_unoffered":
+            return betting and not some_bet
+        if action == "undo":  # offered only with a chip of this player's to take back
+            return betting and mine
+        if action == "undo_unoffered":
+            return betting and not mine
         if action == "rebet":  # offered only when there are last round's bets to repeat
-            return (betting and self._rebet_offered()) or None
+            return betting and self._rebet_offered()
         if action == "rebet_unoffered":
             return betting and not self._rebet_offered()
         if action == "bets_closed":
             return not betting
-        if action in ("bet_here", "bet", "undo", "clear", "chip", "move", "reset"):
-            return betting if action == "bet_here" else (betting or None)
+        if action in ("bet_here", "bet", "clear", "chip", "move", "reset"):
+            return betting
         if action == "next_round":
             return c.stage is Stage.SETTLED
         if action == "next_player":
-            return len(self.session.seats) > 1 and (c.stage is not Stage.DEALING or None)
+            return len(self.session.seats) > 1 and c.stage is not Stage.DEALING
         return True
 
     def action_move(self, rows: int, columns: int) -> None:
@@ -691,6 +709,16 @@ class CasinoScreen(Screen[None]):
             return
         await self._try(lambda s: s.clear(self.seat), _("Took back all your bets."))
 
+    async def action_undo_unoffered(self) -> None:
+        """The undo key with no chip of this player's on the board (the key is off the
+        footer): the engine, or a network table's host, says why nothing is taken back."""
+        await self.action_undo()
+
+    async def action_deal_unoffered(self) -> None:
+        """The deal (ready) key with no bet on the board (the key is off the footer): the
+        session says why nothing is dealt."""
+        await self.action_deal()
+
     async def action_rebet(self) -> None:
         await self._try(lambda s: s.rebet(self.seat),
                         _("Last round's bets are on the board again."))
@@ -712,7 +740,7 @@ class CasinoScreen(Screen[None]):
         else:
             words = _("Bets are closed: this round is settled. Bets open again in the next "
                       "round (Enter).")
-        self.app.notify(words, markup=False)
+        self.app.notify(words, timeout=REFUSAL_SECONDS, markup=False)
 
     async def _try(self, step, done: str) -> None:
         try:
