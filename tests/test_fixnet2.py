@@ -71,6 +71,14 @@ async def test_a_casino_host_who_plays_sees_the_fingerprint_after_the_toast_is_g
             panel = right_panel(app)
             assert ident.fingerprint in panel.replace(" ", ""), panel  # (it folds)
             assert f"pokeroulette join 127.0.0.1:{session.port} --name NAME" in panel, panel
+            # however many bets push them down the panel, ? shows them first
+            await pilot.press("question_mark")
+            await step(pilot)
+            from pokeroulette_tui.ui.screens.casino_dialogs import CasinoKeysScreen
+            assert isinstance(app.screen, CasinoKeysScreen)
+            shown = screen_text(app).replace(" ", "")
+            assert ident.fingerprint in shown
+            assert f"pokeroulettejoin127.0.0.1:{session.port}--nameNAME" in shown
     finally:
         await server.close()
 

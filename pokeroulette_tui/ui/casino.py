@@ -834,7 +834,7 @@ class CasinoScreen(Screen[None]):
         self.app.push_screen(CasinoHistoryScreen(self.session.history()))
 
     def action_keys(self) -> None:
-        self.app.push_screen(CasinoKeysScreen())
+        self.app.push_screen(CasinoKeysScreen(self.table_lines))
 
     def save_and_close(self) -> str:
         """A table at this terminal: finish a deal under way, keep the bankrolls (chips still

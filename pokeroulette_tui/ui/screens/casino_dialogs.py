@@ -104,9 +104,15 @@ class _Dialog(ModalScreen[None]):
 
 
 class CasinoKeysScreen(_Dialog):
-    """The casino's keys and its rules in brief."""
+    """The casino's keys and its rules in brief; for a host who plays, first how the others
+    join and the certificate they check (``table_lines``: always reachable here, however
+    many bets push them down the results panel)."""
 
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", N_("Close"))]
+
+    def __init__(self, table_lines: list[str] | None = None) -> None:
+        super().__init__()
+        self.table_lines = list(table_lines or [])
 
     def compose(self) -> ComposeResult:
         table = RichTable(box=None, show_header=False, pad_edge=False)
@@ -117,6 +123,8 @@ class CasinoKeysScreen(_Dialog):
         with Vertical(id="casino-keys-box", classes="dialog"):
             yield Static(Text(_("The casino: keys"), style="bold"), classes="dialog-title")
             with VerticalScroll():
+                if self.table_lines:
+                    yield Static(Text("\n".join(self.table_lines) + "\n", style="#8fbcbb"))
                 yield Static(table)
                 yield Static(Text("\n" + _(RULES_IN_BRIEF), style="italic"))
         yield TidyFooter()
