@@ -330,10 +330,32 @@ class HostedTable:
     banner: list[str]   # what the host's terminal is told (printed, and shown in the lobby)
     back: str           # the command that comes back to the table
     stop: str           # the command that stops it
+    resume: str = ""    # the command that brings the table back after a crash ("": no save)
 
     def after_screen(self) -> None:
-        """The host's screen closed: stop the table unless others still play at it."""
+        """The host's screen closed: stop the table unless others still play at it; a
+        table whose process ended by itself (killed, crashed) is told how to come back."""
+        if self.proc.poll() is not None:
+            say(lost_words(self.session, self.come_back()))
+            return
         after_screen(self.proc, self.session, self.back, self.stop)
+
+    def gone(self) -> bool:
+        """The table's process ended (killed, crashed, stopped)."""
+        return self.proc.poll() is not None
+
+    def come_back(self) -> str:
+        """How the host gets back to a table this terminal lost for good: while its process
+        runs, the seat back; once it ended, its "after a crash" command first."""
+        code = self.proc.poll()
+        if code is None:  # the table runs: only this connection is gone
+            return come_back(self.back)
+        if not self.resume:
+            return _("The table's process ended (exit status {code}); it kept no save, so it "
+                     "cannot be brought back.").format(code=code)
+        return _("The table's process ended (exit status {code}). Bring the table back "
+                 "with: {command}\nIf it is back already, come back to your seat with: "
+                 "{back}").format(code=code, command=self.resume, back=self.back)
 
 
 def serve_and_sit(args: argparse.Namespace, rules: RuleSet, password: str | None) -> HostedTable:
@@ -349,15 +371,72 @@ def serve_and_sit(args: argparse.Namespace, rules: RuleSet, password: str | None
         name = args.name
         if name is None and probe.started:
             name = next((p.name for p in probe.players if p.host), None)
+        name = name or "Host"
         store_admin(where.port, admin or "")
-        session = RemoteSession("127.0.0.1", where.port, name or "Host", admin=admin,
+        port = where.port
+        # the seat's resume token is kept like a player's, so that ``back`` takes the seat
+        # back at this table served again without this secret (resumed --headless)
+        session = RemoteSession("127.0.0.1", port, name, admin=admin,
                                 password=password, server_uid=os.geteuid(), tls=where.tls,
-                                fingerprint=where.fingerprint or None)
-        back = f"pokeroulette join 127.0.0.1:{where.port} --name {session.name}"
+                                fingerprint=where.fingerprint or None,
+                                on_token=lambda t: store_token("127.0.0.1", port, name, t))
+        back = rejoin_command(session)
     lines = banner(probe, where, args)
     lines.append("  " + _("the table runs on its own (pid {pid}); if this terminal is lost, "
                           "come back with: {command}").format(pid=proc.pid, command=back))
-    return HostedTable(proc, session, lines, back, stop_command(args, where))
+    resume = resume_command(probe, where, args) if probe.config.save_path is not None else ""
+    return HostedTable(proc, session, lines, back, stop_command(args, where), resume)
+
+
+def rejoin_command(session: RemoteSession) -> str:
+    """The command that takes this session's seat back (or watches again): this account
+    keeps the seat's resume token (and a host's secret), so nothing else need be given."""
+    if session.unix is not None:
+        target = session.unix
+        if Path(target.path) == unix.table_socket(target.owner.uid):
+            return f"pokeroulette join @{target.owner.login}"
+        words = ["pokeroulette", "join", "--unix", str(target.path)]
+    else:
+        words = ["pokeroulette", "join", session.address, "--name", session.name]
+        if not session.tls:
+            words.append("--no-tls")
+    if session.spectate:
+        words.append("--spectate")
+    return shlex.join(words)
+
+
+def left_words(address: str, back: str = "", *, what: str = "") -> str:
+    """What a player who left a network table on purpose is told at the terminal: the
+    table, and (``back``: the seat is held) how to sit down again. ``what`` says what the
+    table is ("casino": the casino's bankrolls are the table's)."""
+    if what == "casino":
+        words = _("You left the casino table at {address}. Its bankrolls are the table's: "
+                  "play money only.").format(address=address)
+    else:
+        words = _("You left the table at {address}.").format(address=address)
+    if back:
+        words += " " + _("Your seat is held: come back with: {command}").format(command=back)
+    return words
+
+
+def come_back(back: str) -> str:
+    """The line that says how to take a seat back (this account keeps the resume token:
+    a seat "taken" by another connection, another terminal of the same player or a table
+    served again, is taken back the same way)."""
+    return _("To take your seat back, type: {command}").format(command=back)
+
+
+def lost_words(session: RemoteSession, hint: str) -> str:
+    """What a player whose connection ended for good (not by leaving) is told at the
+    terminal: why (the table screen's line, without its "press q"), then ``hint``."""
+    note = session.link_note
+    prefix, __, suffix = _("Disconnected ({why}): press q to quit").partition("{why}")
+    if note.startswith(prefix) and note.endswith(suffix) and len(note) > len(prefix + suffix):
+        note = note[len(prefix):len(note) - len(suffix)]
+    if not note or note == _("Connection lost: reconnecting…"):  # (quit while it tried)
+        note = _("the connection to the table was lost")
+    return _("The connection to the table at {address} ended: {why}").format(
+        address=session.address, why=note) + ("\n" + hint if hint else "")
 
 
 def after_screen(proc: subprocess.Popen[bytes], session: RemoteSession, back: str,

@@ -28,7 +28,10 @@ def play_hosted(args: argparse.Namespace, rules: RuleSet, password: str | None) 
     hosted = launch.serve_and_sit(args, rules, password)
     for line in hosted.banner:
         launch.say(line)
-    app = LobbyApp(AppConfig.load(), hosted.session, info=hosted.banner)
+    # (the host's terminal is told by after_screen: whether the table goes on, or, its
+    # process gone, the command that brings it back)
+    app = LobbyApp(AppConfig.load(), hosted.session, info=hosted.banner, back=hosted.back,
+                   lost=hosted.come_back, table_gone=hosted.gone)
     try:
         app.run()
     finally:
@@ -76,6 +79,8 @@ def run_join(args: argparse.Namespace) -> int:
     from pokeroulette_tui.ui.screens.lobby import LobbyApp
 
     launch.log_to(launch.private_log("join.log"))
-    app = LobbyApp(AppConfig.load(), session, info=info)
+    app = LobbyApp(AppConfig.load(), session, info=info, back=launch.rejoin_command(session))
     app.run()
+    if app.farewell:  # left (the seat held: how to come back), or the table lost: why, and how
+        launch.say(app.farewell)  # (unwrapped: the terminal's own wrapping copies whole)
     return app.return_code or 0

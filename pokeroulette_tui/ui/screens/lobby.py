@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import asyncio
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
-from textual.screen import Screen
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Input, RichLog, Static
 
 from pokeroulette_tui.bots import level_words
@@ -131,11 +131,66 @@ def connection_line(session: RemoteSession) -> str:
     return _("Connection: TLS")
 
 
+def crash_command(info: Sequence[str]) -> str:
+    """The host's "after a crash" command in the banner's lines ("" when there is none)."""
+    crash = _("after a crash:")
+    for line in info:
+        if line.strip().startswith(crash):
+            return line.strip()[len(crash):].strip()
+    return ""
+
+
+class BannerScreen(ModalScreen[None]):
+    """The whole banner of the lobby (at 80x24 its box shows a few lines), in a box the keys
+    scroll, the long commands wrapped whole; c copies the "after a crash" command."""
+
+    BINDINGS = [Binding("escape,i,q,enter", "close", N_("Close")),
+                Binding("c", "copy", N_("Copy the crash command"))]
+    DEFAULT_CSS = """
+    BannerScreen { align: center middle; }
+    BannerScreen #banner-dialog { width: 100%; height: auto; max-height: 100%;
+                                  padding: 0 1; background: $panel; }
+    BannerScreen #banner-text { height: auto; }
+    BannerScreen VerticalScroll { height: auto; max-height: 1fr; }
+    """
+
+    def __init__(self, info: Sequence[str]) -> None:
+        super().__init__()
+        self.info = list(info)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="banner-dialog"):
+            yield Static(Text(_("This table"), style="bold"), classes="dialog-title")
+            with VerticalScroll(id="banner-scroll"):
+                # (each line's indent kept, the long commands wrapped: read whole at 80x24)
+                yield Static(Text("\n".join(line.strip() for line in self.info)),
+                             id="banner-text")
+        yield TidyFooter()
+
+    def on_mount(self) -> None:
+        self.query_one("#banner-scroll").focus()  # (↑ ↓ PgUp PgDn scroll it)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "copy":
+            return bool(crash_command(self.info))
+        return True
+
+    def action_copy(self) -> None:
+        command = crash_command(self.info)
+        self.app.copy_to_clipboard(command)
+        self.notify(_("Copied (if your terminal lets programs copy): {command}").format(
+            command=command), markup=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
 class LobbyScreen(Screen[None]):
     """Before the first deal: who sits where, who is ready, the rules, bots and chat."""
 
     AUTO_FOCUS = None
     BINDINGS = [
+        Binding("i", "banner", N_("Table info")),
         Binding("r", "ready", N_("Ready")),
         Binding("s", "start", N_("Start")),
         Binding("plus,equals_sign", "bots(1)", N_("Bot +")),
@@ -257,8 +312,9 @@ class LobbyScreen(Screen[None]):
                 self.enter_table()
                 return
             elif kind == "closed":
+                hint = getattr(self.app, "come_back", lambda: "")()
                 self._end(_("The connection ended: {reason}. Press q to quit.").format(
-                    reason=msg.get('reason') or _("closed")))
+                    reason=msg.get('reason') or _("closed")) + ("\n" + hint if hint else ""))
                 return
 
     def show_lobby(self, lobby: dict[str, Any]) -> None:
@@ -323,6 +379,8 @@ class LobbyScreen(Screen[None]):
 
     # -- keys and buttons -----------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "banner":
+            return bool(self.info)
         if self._ended or not self.session.connected:
             return False  # (q quits: it is the app's)
         if action in ("start", "bots", "kick"):
@@ -362,8 +420,14 @@ class LobbyScreen(Screen[None]):
     def action_unfocus(self) -> None:
         self.set_focus(None)
 
+    def action_banner(self) -> None:
+        """The whole banner, in a dialog (the crash command in one piece)."""
+        self.app.push_screen(BannerScreen(self.info))
+
     async def action_leave(self) -> None:
         await self.session.leave()
+        self.app.farewell = _("You left the table at {address}.").format(  # type: ignore[attr-defined]
+            address=self.session.address)
         self.app.exit()
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -393,11 +457,71 @@ class LobbyScreen(Screen[None]):
 
 
 class LobbyApp(PokerApp):
-    """The app for ``join`` and ``host``: the lobby first, then the usual table screen."""
+    """The app for ``join`` and ``host``: the lobby first, then the usual table screen.
 
-    def __init__(self, config: Any, session: RemoteSession, *, info: Sequence[str] = ()) -> None:
+    ``back`` is the command that takes this seat back; ``lost`` (the host's) says how to get
+    back to a table lost for good instead (its process may have ended: the crash command).
+    Leaving or losing the table leaves ``farewell``, the words for the terminal."""
+
+    def __init__(self, config: Any, session: RemoteSession, *, info: Sequence[str] = (),
+                 back: str = "", lost: Callable[[], str] | None = None,
+                 table_gone: Callable[[], bool] | None = None) -> None:
         super().__init__(config, session)
         self.info = list(info)
+        self.remote = session
+        self.back = back
+        self._lost = lost
+        self._gone = table_gone  # (the host's: its table's process ended, no use waiting)
+        self._told = False
+
+    def on_mount(self) -> None:  # (PokerApp's runs too: Textual calls each class's)
+        self.set_interval(1.0, self._watch_link, name="lost table")
+
+    def come_back(self) -> str:
+        """How to get back to the table once this connection to it is gone for good."""
+        if self._lost is not None:
+            return self._lost()
+        from pokeroulette_tui.net.launch import come_back
+
+        return come_back(self.back) if self.back else ""
+
+    def lost_for_good(self) -> bool:
+        """The connection ended, not by this terminal, and no more tries are made (or the
+        host's own table's process ended: the tries will not find it)."""
+        s = self.remote
+        if s.connected or not s.link_note:
+            return False
+        return (s.link_note != _("Connection lost: reconnecting…")
+                or (self._gone is not None and self._gone()))
+
+    def _watch_link(self) -> None:
+        """Once the table is lost for good, say at once how to get back to it (the
+        table screen's own line says only why, and to press q)."""
+        if self._told or not self.lost_for_good():
+            return
+        self._told = True
+        hint = self.come_back()
+        if hint:
+            self.notify(hint, title=_("The table is lost"), severity="error", timeout=120,
+                        markup=False)
+
+    async def action_quit(self) -> None:
+        from pokeroulette_tui.net import launch
+
+        s = self.remote
+        if not s.connected and s.link_note:  # lost for good, or still reconnecting
+            words = launch.lost_words(s, self.come_back())
+        else:
+            held = s.game_started and s.seat is not None and not self._over()
+            words = launch.left_words(s.address, self.back if held else "")
+        await super().action_quit()
+        self.farewell = words
+
+    def _over(self) -> bool:
+        try:
+            return bool(self.remote.view(self.remote.seat).game_over)
+        except Exception:  # no view yet
+            return False
 
     def open_table(self, session: Session):
         if session.has_lobby and not session.game_started:

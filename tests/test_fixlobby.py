@@ -1,0 +1,145 @@
+"""QA fixes of the network lobby and launch: the whole banner at 80x24 (the crash command),
+what a host whose table process died is told, and what a player who quits is told."""
+
+from __future__ import annotations
+
+from pokeroulette_tui.engine.rules import RuleSet
+from pokeroulette_tui.net import launch
+from pokeroulette_tui.net.client import RemoteSession
+from pokeroulette_tui.ui.config import AppConfig
+from pokeroulette_tui.ui.screens.lobby import BannerScreen, LobbyApp, LobbyScreen, crash_command
+
+from net_helpers import Served
+from ui_pilot import wait_for
+
+RULES = RuleSet(suit_order="SHDC")
+CRASH = ("pokeroulette host --resume /home/ana/.local/share/pokeroulette/hosted/"
+         "table-20261202-101010.json --port 7777 --no-tls")
+BANNER = [
+    "Hosting a Poker Roulette table on 0.0.0.0:7777",
+    "  friends join with:  pokeroulette join 192.0.2.2:7777 --name NAME --no-tls",
+    "  on this machine:    pokeroulette join 127.0.0.1:7777 --name NAME --no-tls",
+    "  NO TLS (--no-tls): anyone on the network sees passwords, tokens and cards",
+    "  saving to /home/ana/.local/share/pokeroulette/hosted/table-20261202-101010.json",
+    "  after a crash:      " + CRASH,
+    ("  the table runs on its own (pid 4242); if this terminal is lost, come back with: "
+     "pokeroulette join 127.0.0.1:7777 --name Ana --no-tls"),
+]
+
+
+def rendered(widget) -> str:
+    return str(widget.render())
+
+
+async def test_the_whole_banner_and_the_crash_command_are_reachable_at_80x24():
+    async with Served(RULES) as srv:
+        session = RemoteSession("127.0.0.1", srv.port, "Ana")
+        app = LobbyApp(AppConfig(autosave=False, delay=0), session, info=list(BANNER))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                           and app.screen.lobby)
+            lobby = app.screen
+            box = lobby.query_one("#lobby-banner-box")
+            assert box.size.height < len(BANNER)  # (the box shows only some lines)
+            footer = " ".join(str(k.render()) for k in lobby.query("FooterKey"))
+            assert "Table info" in footer
+            await pilot.press("i")
+            await wait_for(pilot, lambda: isinstance(app.screen, BannerScreen))
+            dialog = app.screen
+            text = rendered(dialog.query_one("#banner-text"))
+            assert CRASH in text and "come back with" in text
+            scroll = dialog.query_one("#banner-scroll")
+            assert scroll.region.bottom <= 24 and scroll.has_focus  # the keys scroll it
+            copied: list[str] = []
+            app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+            await pilot.press("c")
+            assert copied == [CRASH]
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is lobby)
+        await session.close()
+
+
+def test_the_crash_command_is_found_in_the_banner():
+    assert crash_command(BANNER) == CRASH
+    assert crash_command(BANNER[:3]) == ""
+
+
+class DeadProc:
+    pid = 4242
+
+    def __init__(self, code=None) -> None:
+        self.code = code
+
+    def poll(self):
+        return self.code
+
+
+def hosted(code, resume=CRASH) -> launch.HostedTable:
+    session = RemoteSession("127.0.0.1", 7777, "Ana")
+    session.link_note = "Disconnected (could not reconnect: the name Ana is taken; to take " \
+                        "your seat back, rejoin with your resume token): press q to quit"
+    return launch.HostedTable(DeadProc(code), session, list(BANNER),  # type: ignore[arg-type]
+                              launch.rejoin_command(session), "pokeroulette host --stop", resume)
+
+
+def test_a_host_whose_table_process_died_is_told_the_crash_command(capsys):
+    table = hosted(-9)
+    assert table.gone()
+    table.after_screen()
+    out = capsys.readouterr().out
+    assert CRASH in out and "exit status -9" in out
+    assert "pokeroulette join 127.0.0.1:7777 --name Ana --no-tls" in out
+    # the "name is taken … resume token" reason, with the command to type
+    assert "the name Ana is taken" in out and "press q" not in out
+    # a table that kept no save says it cannot come back; a running one, how to sit again
+    assert "cannot be brought back" in hosted(-9, resume="").come_back()
+    running = hosted(None)
+    assert not running.gone()
+    assert running.come_back() == "To take your seat back, type: pokeroulette join " \
+                                  "127.0.0.1:7777 --name Ana --no-tls"
+
+
+def test_the_rejoin_command_is_what_join_needs():
+    assert launch.rejoin_command(RemoteSession("10.0.0.5", 7000, "Bo Li", tls=True)) == \
+        "pokeroulette join 10.0.0.5:7000 --name 'Bo Li'"
+    assert launch.rejoin_command(RemoteSession("10.0.0.5", 7000, "Bo", spectate=True)) == \
+        "pokeroulette join 10.0.0.5:7000 --name Bo --no-tls --spectate"
+    casino = launch.left_words("1.2.3.4:7777", what="casino")
+    assert casino.startswith("You left the casino table at 1.2.3.4:7777.")
+    assert launch.left_words("1.2.3.4:7777", "pokeroulette join x") == (
+        "You left the table at 1.2.3.4:7777. Your seat is held: come back with: "
+        "pokeroulette join x")
+
+
+async def test_quitting_a_card_table_says_where_and_how_to_come_back():
+    async with Served(RULES, bots=2, start_countdown=0.0, delay=0.0) as srv:
+        session = RemoteSession("127.0.0.1", srv.port, "Ana")
+        back = launch.rejoin_command(session)
+        app = LobbyApp(AppConfig(autosave=False, delay=0), session, info=["test table"],
+                       back=back)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                           and app.screen.lobby)
+            await pilot.press("r")
+            await wait_for(pilot, lambda: session.game_started, timeout=10)
+            await app.action_quit()
+        assert app.farewell == (f"You left the table at 127.0.0.1:{srv.port}. Your seat is "
+                                f"held: come back with: pokeroulette join 127.0.0.1:{srv.port} "
+                                "--name Ana --no-tls")
+
+
+async def test_a_lobby_lost_for_good_says_how_to_come_back():
+    async with Served(RULES) as srv:
+        session = RemoteSession("127.0.0.1", srv.port, "Ana", retry_delays=(0.05,))
+        app = LobbyApp(AppConfig(autosave=False, delay=0), session, info=["test table"],
+                       back="pokeroulette join 127.0.0.1:1 --name Ana --no-tls")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                           and app.screen.lobby)
+            lobby = app.screen
+            await srv.server.close()
+            await wait_for(pilot, lambda: lobby._ended, timeout=10)
+            info = rendered(lobby.query_one("#lobby-info"))
+            assert "To take your seat back, type: pokeroulette join 127.0.0.1:1" in info
+            await app.action_quit()
+        assert "To take your seat back, type: pokeroulette join 127.0.0.1:1" in app.farewell
