@@ -126,7 +126,7 @@ async def test_help_lists_the_leave_key():
         await settle(pilot, session)
         await press(pilot, "question_mark")
         assert isinstance(app.screen, HelpScreen)
-        assert ("l", "leave the table (the game goes on; you may watch or quit)") in KEYS
+        assert ("l / L", "leave the table (the game goes on; you may watch or quit)") in KEYS
 
 
 def test_a_game_everyone_here_left_is_not_offered_again():

@@ -118,7 +118,7 @@ async def test_no_pre_action_keys_on_my_turn_or_when_folded():
         assert table_screen(app).view.my_turn
         keys = footer(app)
         assert "Check/fold" not in keys and "Check/call any" not in keys and "Skip" not in keys
-        await press(pilot, "f")  # on my turn f folds, as always
+        await press(pilot, "f", "f")  # on my turn f folds (a free check: the second f)
         assert table.actions[-1] == Fold(seat=0)
         await step(pilot)
         keys = footer(app)

@@ -14,12 +14,40 @@ TURN_KEYS = frozenset({"b", "r", "a", "c", "f", "k", "p", "e", "enter"}) | DIGIT
 """The keys of a turn (betting, moving a stock card, drawing, cutting)."""
 
 
-def refusal(view: SeatView | None, key: str, *, players_here: bool, ended: bool) -> str | None:
+def refusal(view: SeatView | None, key: str, *, players_here: bool, ended: bool,
+            can_chat: bool = False, can_pace: bool = True,
+            sorted_hand: bool = False) -> str | None:
     """Why ``key`` does nothing now at a table showing ``view`` (None: it is not one of the
     table's keys, or the screen says why already). ``players_here``: someone plays at this
-    terminal (not a spectator's); ``ended``: a hand has ended that ``s`` could show."""
+    terminal (not a spectator's); ``ended``: a hand has ended that ``s`` could show;
+    ``can_chat``: the table has a chat; ``can_pace``: this terminal paces the table (a local
+    one); ``sorted_hand``: the viewer's hand is shown sorted already."""
     if key == "s":
         return None if ended else _("No hand has ended yet: s shows the last hand once one has.")
+    if key == "m" and not can_chat:
+        if _at_cut(view):
+            return _cut_letters()
+        return _("This table has no chat: chat is for network play.")
+    if view is None or view.game_over:
+        return None
+    if key in ("n", "v", "l", "L") and not players_here:
+        if key == "n":
+            return _("You are watching this table: there is no turn of yours to skip to.")
+        if key == "v":
+            return _("You are watching this table: its host sets the speed.")
+        return _("You are watching this table: you have no seat to leave (q quits).")
+    if key == "v" and not can_pace:
+        return _("The host sets the speed of this table.")
+    if key == "o":
+        if _at_cut(view):
+            return _cut_letters()
+        if view.phase == Phase.DRAW and view.me is not None:
+            if sorted_hand:
+                return _("Your hand is sorted already (for the rest of this hand).")
+            return None
+        if players_here and view.me is not None:
+            return _("o sorts your hand in five-card draw, during the draw.")
+        return None
     if view is None or key not in TURN_KEYS or view.phase in (Phase.GAME_OVER, Phase.WAITING):
         return None
     if view.game_over:
@@ -83,3 +111,14 @@ def _no_more_raises(view: SeatView) -> str:
         return _("No more raises for you this betting round (fixed limit: at most three a "
                  "round, and an all-in short of a full raise does not reopen them).")
     return _("You cannot raise again: nobody has raised in full since you last acted.")
+
+
+def _at_cut(view: SeatView | None) -> bool:
+    """True on the viewer's own turn to cut (the letters o, q, m and l are the cut box's)."""
+    return view is not None and view.my_turn and view.phase == Phase.CUT
+
+
+def _cut_letters() -> str:
+    """Why a cut box letter does nothing at the table itself."""
+    return _("At the cut, o, q, m and l work in the box e opens: e, then o one, q quarter, "
+             "m middle or l last.")

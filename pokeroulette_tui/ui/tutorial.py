@@ -56,8 +56,8 @@ _RESULT = _move(N_("Press s to see the result as a game shows it; Enter closes i
 NOTES: dict[str, dict[str, Note]] = {
     "roulette": {
         "welcome": Note(N_("Poker Roulette. Collect cards in your stock: at the end its best five "
-                           "cards are your hand. You play Bo and Cy. This table bets once, at the "
-                           "end."), N_("Enter: deal")),
+                           "cards are your hand. You play against Bo and Cy. This table bets once, "
+                           "at the end."), N_("Enter: deal")),
         "stock": Note(N_("Each player gets a stock card face down. Yours, the K♠ below, is "
                          "private: only you see it. Bo's and Cy's are hidden from you.")),
         "actives": Note(N_("Then two active cards each, face down: nobody sees them yet, not "

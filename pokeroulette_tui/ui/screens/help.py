@@ -17,19 +17,22 @@ KEYS: list[tuple[str, str]] = [
     ("c", N_("check, or call the bet (all in when the call takes your whole stack)")),
     ("b / r", N_("bet / raise: choose an amount (m min, h ½ pot, p pot, a all in, or type it)")),
     ("a", N_("go all in")),
-    ("f", N_("fold")),
+    ("f", N_("fold (when checking is free, f asks first: f again folds, c checks)")),
     (N_("c / f early"), N_("local table, while another player bets: arm call-any / check-fold "
                            "(played when your turn comes; the same key cancels)")),
-    ("n", N_("local table: skip to your turn (the dealer and bots play at once); n again stops")),
+    ("n", N_("local table: skip to your turn (the dealer and bots play at once); n again stops; "
+             "game over: a new game")),
     ("v", N_("local table: change the speed (slow, normal, fast, instant)")),
     ("1-9, 0", N_("stock to active: move that stock card (0 = the tenth); or click it")),
     ("k", N_("stock to active: keep the stock as it is")),
     ("1-5", N_("draw: select or unselect a card to exchange; or click it")),
     ("Enter", N_("draw: exchange the selected cards; cut: cut the deck here; "
-                 "a hand's result: deal the next hand (the table waits until then)")),
+                 "a hand's result: deal the next hand (Esc closes the result and the table "
+                 "waits: Enter there deals); game over: the standings again (also g)")),
     ("p", N_("draw: stand pat (exchange nothing)")),
     ("o", N_("draw: sort your hand (the selection follows the cards)")),
-    ("← → ↑ ↓ / e", N_("cut: move the cut point by 1 or 5 / type it")),
+    ("← → ↑ ↓ / e", N_("cut: move the cut point by 1 or 5 / e: type the cut (in the box: "
+                       "o one, q quarter, m middle, l last)")),
     ("d", N_("look through the discard pile")),
     ("s", N_("the last hand's result again")),
     ("h", N_("hand history (← → to step through hands)")),
@@ -39,7 +42,7 @@ KEYS: list[tuple[str, str]] = [
     ("w", N_("what beats what at this table (hand ranking, jokers, suit ties)")),
     ("t", N_("in this help: your statistics across games (also on the start screen)")),
     ("m", N_("network play: the table's chat: read it and send a message")),
-    ("l", N_("leave the table (the game goes on; you may watch or quit)")),
+    ("l / L", N_("leave the table (the game goes on; you may watch or quit)")),
     ("ctrl+t", N_("switch between the dark and the light theme")),
     ("ctrl+k", N_("four-colour deck on or off (♠ black, ♥ red, ♦ blue, ♣ green)")),
     ("? / F1", N_("this help")),

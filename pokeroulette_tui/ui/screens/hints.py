@@ -46,6 +46,8 @@ class TableHints:
 
     def hints_refusal(self) -> str | None:
         """Why hints cannot be shown at this terminal now, or None."""
+        if not self.seating.humans:  # (before the host's word: there is no seat to help)
+            return _("You are watching this table: hints are for a player's own seat.")
         if not self.session.hints_allowed:
             return _("The host does not allow hints at this table.")
         config = getattr(self.app, "config", None)  # type: ignore[attr-defined]

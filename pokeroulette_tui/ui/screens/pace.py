@@ -29,7 +29,7 @@ from pokeroulette_tui.driver import PREACTIONS
 from pokeroulette_tui.engine.actions import IllegalAction
 from pokeroulette_tui.engine.cards import SUITS, Card
 from pokeroulette_tui.engine.i18n import N_, _, language, pgettext
-from pokeroulette_tui.engine.phase import Phase
+from pokeroulette_tui.engine.phase import BETWEEN_HANDS, Phase
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.config import SPEEDS, AppConfig, next_speed
 
@@ -182,8 +182,13 @@ class TablePace:
             else:
                 parts.append(_("{preaction} armed").format(preaction=words))
         if self.session.skipping:
-            parts.append(_("skipping to a person's turn") if self.seating.hot_seat
-                         else _("skipping to your turn"))
+            if self.view is not None and self.view.phase in BETWEEN_HANDS:
+                # (the hand is over: the skipping goes on in the next one, once it is dealt)
+                parts.append(_("next hand: skipping to a person's turn") if self.seating.hot_seat
+                             else _("next hand: skipping to your turn"))
+            else:
+                parts.append(_("skipping to a person's turn") if self.seating.hot_seat
+                             else _("skipping to your turn"))
         return " · ".join(parts)
 
     # -- which keys are live ----------------------------------------------------------------

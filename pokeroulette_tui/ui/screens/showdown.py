@@ -164,15 +164,19 @@ def result_text(res: HandResult, *, four_color: bool = False) -> Text:
     return Text("\n\n").join(parts)
 
 
-class ShowdownScreen(ModalScreen[None]):
+class ShowdownScreen(ModalScreen[str | None]):
     """The result of a hand, readable for as long as the player wants.
+
+    Enter (or n) dismisses it with ``"deal"``: a table that waits for the result to be seen
+    deals the next hand. Esc dismisses it with None: only the dialog goes, and the table
+    waits (to be looked at; Enter there deals).
 
     If another hand ends while it is open, the table sets ``result`` to the newer one
     (earlier hands stay in the hand history).
     """
 
     BINDINGS = [
-        Binding("enter,n", "close", N_("Continue")),
+        Binding("enter,n", "close('deal')", N_("Continue")),
         Binding("escape", "close", N_("Close"), show=False),
         Binding("q", "app.quit", N_("Quit")),
     ]
@@ -284,5 +288,5 @@ class ShowdownScreen(ModalScreen[None]):
         """The result again in the language just chosen."""
         self._show()
 
-    def action_close(self) -> None:
-        self.dismiss(None)
+    def action_close(self, choice: str | None = None) -> None:
+        self.dismiss(choice)

@@ -165,6 +165,9 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         Binding("down", "cut_move(-5)", "−5", show=False),
         Binding("up", "cut_move(5)", "+5", show=False),
         Binding("e", "cut_number", N_("Type cut")),
+        Binding("enter", "next_hand", N_("Next hand")),
+        Binding("enter,g", "standings", N_("Standings"), key_display="⏎/g"),
+        Binding("n", "new_game", N_("New game")),
         *PACE_BINDINGS,  # v speed; c/f pre-actions, n skip (not your turn); o sort (draw)
         Binding("d", "discards", N_("Discards"), show=False),
         Binding("h", "history", N_("History"), show=False),
@@ -195,6 +198,9 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         self._last_to_act: int | None = None
         self._refresh_pending = False
         self._emptying: tuple[int | None, int, int] | None = None  # warned: only stock card
+        self._free_fold: tuple[int | None, int, int, str] | None = None  # warned: check is free
+        self._not_now: list[Any] = []  # the "Not now" toasts still up (gone at one's turn)
+        self._my_turn = False  # (the turn came to this terminal's viewer: see refresh_view)
         self._deck_toast_until = 0.0  # (monotonic) the last deck check toast is still shown
         self._link_said: tuple[str, bool] = ("", False)  # what the LinkLine shows
         # statistics of the seats played here: made at the first update (its modules load
@@ -272,9 +278,28 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         from pokeroulette_tui.ui.refusals import refusal
 
         why = refusal(self.view, event.key, players_here=bool(self.seating.humans),
-                      ended=self.last_result is not None)
+                      ended=self.last_result is not None, can_chat=self.session.can_chat,
+                      can_pace=self.session.can_pace,
+                      sorted_hand=self.hand_order() is not None)
         if why:
-            self.notify(why, title=_("Not now"), markup=False, timeout=4)
+            self._say_not_now(why)
+
+    def _say_not_now(self, why: str) -> None:
+        """A "Not now" toast, kept so that it goes when the player's turn comes (its reason,
+        "it is not your turn", would be wrong then). Textual 8.2 has no public way to take
+        one toast away: the notification is made here and removed with ``App._unnotify``."""
+        from textual.notifications import Notification, Notify
+
+        note = Notification(why, _("Not now"), "information", 4, markup=False)
+        self._not_now = [n for n in self._not_now if n in self.app._notifications] + [note]
+        self.app.post_message(Notify(note))
+
+    def _clear_not_now(self) -> None:
+        """The turn came to the player: the "Not now" toasts of the wait go."""
+        notes, self._not_now = self._not_now, []
+        for note in notes:
+            if note in self.app._notifications:
+                self.app._unnotify(note)
 
     def on_resize(self, event: Resize) -> None:
         """Lay the table out for the terminal: the seats in columns beside a wider side panel
@@ -451,6 +476,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         hand.selected = self.shown_selection()
         hand.cut = self.cut_pos
         hand.offline = bool(problem)
+        hand.result_waits = self._result_waits()
         hand.view = view
         if self.session.can_chat:
             self._one(ChatPanel).lines = self.session.chat_lines
@@ -458,6 +484,10 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         if to_act is not None and to_act != self._last_to_act:
             self._one("#seats").scroll_to_widget(self._one(f"#seat-{to_act}"), animate=False)
         self._last_to_act = to_act
+        my_turn = bool(view.my_turn)
+        if my_turn and not self._my_turn and self._not_now:
+            self._clear_not_now()
+        self._my_turn = my_turn
         self.update_hints()  # after the viewer is settled: hints only ever for that seat
         self.refresh_bindings()  # the footer rebuilds only if its keys changed
 
@@ -518,11 +548,17 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         if not self.session.holds_results and isinstance(self.app.screen, ShowdownScreen):
             self.app.screen.dismiss(None)
 
-    async def _showdown_closed(self, _result: None) -> None:
-        if self.session.result_pending():
+    async def _showdown_closed(self, choice: str | None) -> None:
+        """Enter on the result (``"deal"``) deals the next hand on a table that waits for
+        it; Esc (None) closes the dialog only: the table waits, and says Enter deals."""
+        if choice == "deal" and self.session.result_pending():
             await self.session.next_hand()
         if self._game_over_pending and not self._showing_result():
             self.show_game_over()
+        try:
+            self.refresh_view()  # (the hand panel and the footer: Enter deals)
+        except NoMatches:  # the table is being taken down
+            pass
 
     def _showing_result(self) -> bool:
         """True while a hand's result is open (its screen is on top)."""
@@ -530,14 +566,16 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
 
         return isinstance(self.app.screen, ShowdownScreen)
 
-    def show_game_over(self) -> None:
-        """The standings, once; after the last hand's result if that is being read."""
-        if self._game_over_shown:
+    def show_game_over(self, *, again: bool = False) -> None:
+        """The standings, once (``again``: asked for at the table, g or Enter); after the
+        last hand's result if that is being read."""
+        if self._game_over_shown and not again:
             return
         if self._showing_result():
             self._game_over_pending = True
             return
         self._game_over_shown = True
+        self._game_over_pending = False
         from pokeroulette_tui.ui.screens.gameover import GameOverScreen
 
         can_new = bool(getattr(self.app, "can_start_new", lambda: False)())
@@ -551,6 +589,31 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             await self.app.back_to_start()  # type: ignore[attr-defined]
         elif choice == "history":
             self.action_history()
+        self.refresh_bindings()  # (the table's own keys: the standings, a new game)
+
+    def _result_waits(self) -> bool:
+        """True while a hand's result waits for Enter at the table (its dialog closed)."""
+        v = self.view
+        return (v is not None and not v.game_over and self.session.holds_results
+                and self.session.result_pending())
+
+    async def action_next_hand(self) -> None:
+        """Enter at the table while the result waits: the next hand is dealt."""
+        if self._result_waits():
+            await self.session.next_hand()
+            self.refresh_view()
+
+    def action_standings(self) -> None:
+        """At game over, back at the table: the standings again."""
+        self.show_game_over(again=True)
+
+    async def action_new_game(self) -> None:
+        """At game over, back at the table: a new game (the start screen), as the standings'
+        n does."""
+        await self._game_over_choice("new")
+
+    def _can_start_new(self) -> bool:
+        return bool(getattr(self.app, "can_start_new", lambda: False)())
 
     def _four(self) -> bool:
         return bool(getattr(self.app, "four_color", False))
@@ -598,6 +661,11 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             return bool(v and v.phase == "cut")
         if action == "last_hand":
             return self.last_result is not None
+        if action == "next_hand":
+            return self._result_waits()
+        if action in ("standings", "new_game"):
+            over = self.view is not None and self.view.game_over and self._game_over_shown
+            return over and (action == "standings" or self._can_start_new())
         if action == "leave":
             return self._leaver() is not None
         if action == "chat":
@@ -632,6 +700,14 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         await self.act(AllIn(seat=self._seat()))
 
     async def action_fold(self) -> None:
+        v = self._turn()
+        if v is not None and v.options is not None and v.options.check:
+            moment = (v.seat, v.hand_no, v.round_no, v.betting_round)
+            if self._free_fold != moment:  # folding for nothing: say so once, then do it
+                self._free_fold = moment
+                self.notify(_("Checking is free: f again folds, c checks."), title=_("Fold"),
+                            severity="warning", markup=False)
+                return
         await self.act(Fold(seat=self._seat()))
 
     async def action_bet(self) -> None:
