@@ -47,6 +47,13 @@ class Pace:
     turn_timeout: float = 0.0       # a human's turn, then the timer plays for them
     away_after: int = 3             # consecutive timeouts before a seat is "away"
     auto_cut: bool = False          # a human's cut is made for them, at a random place
+    away_grace: float = 0.0         # an away seat's turn (0: AWAY_GRACE), then it is played
+
+
+AWAY_GRACE = 5.0
+"""Seconds an away seat's turn waits before the table plays it: a player back at the
+keyboard can still act (acting clears "away"), and a table with someone truly gone does not
+wait a whole turn timeout each time. Never longer than ``Pace.turn_timeout``."""
 
 
 PREACTIONS = {"check_fold": N_("check/fold"), "call_any": N_("check/call any")}
@@ -159,6 +166,11 @@ class Driver:
 
     def away(self, seat: int) -> bool:
         return self.table.state.timeouts.get(seat, 0) >= self.pace.away_after
+
+    def grace(self) -> float:
+        """How long an away seat's turn waits before it is played (:data:`AWAY_GRACE`)."""
+        grace = self.pace.away_grace or AWAY_GRACE
+        return min(grace, self.pace.turn_timeout) if self.pace.turn_timeout > 0 else grace
 
     def result_pending(self) -> bool:
         """A finished hand is held until its result has been seen (:meth:`release`)."""
@@ -333,7 +345,8 @@ class Driver:
         self._arm(now)
 
     def _arm(self, now: float) -> None:
-        """Start the turn timer if a human is to act (an away seat is played at once)."""
+        """Start the turn timer if a human is to act (an away seat's turn waits only
+        :meth:`grace`, and no less than the usual pause)."""
         seat = self.table.waiting_for_human()
         if seat is None or self.result_pending():
             self.deadline = None
@@ -342,7 +355,7 @@ class Driver:
             self._turn, self.deadline, self.turn_start = seat, None, self.stamp
         if self.deadline is None:
             if self.away(seat):
-                self.deadline = self.next_auto
+                self.deadline = max(self.next_auto, now + self.grace())
             elif self.pace.turn_timeout > 0:
                 self.deadline = now + self.pace.turn_timeout
 

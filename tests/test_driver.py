@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pokeroulette_tui.driver import Driver, Pace, Step, timeout_action
+from pokeroulette_tui.driver import AWAY_GRACE, Driver, Pace, Step, timeout_action
 from pokeroulette_tui.engine.actions import Fold
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
 from pokeroulette_tui.table import SeatConfig, Table
@@ -134,13 +134,13 @@ def test_turn_timer_plays_for_a_human_and_restarts_for_each_turn():
     assert d.turn_start == len(d.table.actions)
 
 
-def test_away_seat_is_played_at_once_and_rearmed_when_back():
+def test_away_seat_waits_a_grace_and_rearmed_when_back():
     d = Driver(_table(None, None, None), Pace(delay=0.2, turn_timeout=30.0, away_after=2))
     now = _until_human(d, 0.0)
     seat = d.table.waiting_for_human()
     d.table.state.timeouts[seat] = 2
     d.rearm(now)
-    assert d.away(seat) and d.deadline == d.next_auto
+    assert d.away(seat) and d.deadline == now + AWAY_GRACE
     d.table.state.timeouts[seat] = 0
     d.rearm(now)
     assert d.deadline == now + 30.0

@@ -8,6 +8,7 @@ import stat
 
 import pytest
 
+from pokeroulette_tui.driver import AWAY_GRACE
 from pokeroulette_tui.engine import journal
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
 from pokeroulette_tui.net import protocol as P
@@ -390,11 +391,11 @@ def test_the_timer_checks_then_folds_then_sits_the_player_out():
     assert h.host.away(slow.seat)
     assert any("is away" in m["text"] for m in peers[0].of("notice"))
     assert slow.last("lobby")["seats"][slow.seat]["away"]
-    # away: its turns take no time at all
+    # away: its turns wait only a short grace
     for _ in range(200):
         seat = h.host.table.waiting_for_human()
         if seat == slow.seat:
-            h.poll(0)
+            h.poll(AWAY_GRACE)
             assert h.host.table.waiting_for_human() != slow.seat
             break
         if seat is not None:

@@ -168,6 +168,10 @@ class RemoteSession(Session):
         self.welcome: dict[str, Any] = {}
         self.lobby: dict[str, Any] = {}
         self.seats: list[dict[str, Any]] = []   # connected / away / bot, per seat
+        # a connection just made (a join, a rejoin): its first state says whether the host
+        # still has this seat away, and then ``back`` is sent (:meth:`_check_away`)
+        self._fresh_link = False
+        self._back_task: asyncio.Task[None] | None = None
         self.chat_lines: list[dict[str, Any]] = []
         self.version = 0
         self.deadline: float | None = None
@@ -328,6 +332,7 @@ class RemoteSession(Session):
                 problem=exc.__class__.__name__)) from None
         self._reader, self._writer = reader, writer
         self.connected = True
+        self._fresh_link = True
         self.welcome = msg  # (as sent: the screens read it)
         self.hints_allowed = welcome.hints  # the host's say (Session.hints_allowed)
         self.seat = welcome.seat
@@ -491,6 +496,14 @@ class RemoteSession(Session):
 
     def _on_lobby(self, m: M.Lobby, msg: dict[str, Any]) -> bool:
         self.lobby = msg  # (as sent: the lobby screen reads it)
+        if self.game_started and m.started:
+            # during the game the lobby tells who is connected or away (someone dropped,
+            # came back, was marked away): the seat lines show it without waiting for an action
+            seats = [{"connected": s.connected, "away": s.away, "bot": s.bot is not None}
+                     for s in m.seats]
+            if seats != self.seats:
+                self.seats = seats
+                self._updates.put_nowait(Update())
         self.rules = RuleSet.from_dict(m.rules)
         self.rules_wire = m.rules
         if m.you is not None or self.spectate:
@@ -566,6 +579,7 @@ class RemoteSession(Session):
         self._view = view
         self.version = m.version
         self.seats = list(m.seats)
+        self._check_away()
         self.rules = view.rules
         loop = asyncio.get_running_loop()
         self.deadline = None if m.deadline_in is None else loop.time() + m.deadline_in
@@ -591,6 +605,27 @@ class RemoteSession(Session):
         if view.seat is None and self._watching is not None and not self._watching.done():
             self._watching.set_result(None)  # (the view a leaver watches with)
         return True
+
+    @property
+    def away(self) -> bool:
+        """The host has this terminal's seat away (the turn timer plays it after a short
+        grace): :meth:`here` brings it back."""
+        if self.seat is None or not 0 <= self.seat < len(self.seats):
+            return False
+        return bool(self.seats[self.seat].get("away"))
+
+    def _check_away(self) -> None:
+        """After a (re)connection, the first state: if the host still has the seat away (a
+        host that does not clear it on a rejoin), say ``back``."""
+        if not self._fresh_link:
+            return
+        self._fresh_link = False
+        if self.away and (self._back_task is None or self._back_task.done()):
+            self._back_task = asyncio.get_running_loop().create_task(self._say_back())
+
+    async def _say_back(self) -> None:
+        with contextlib.suppress(IllegalAction):
+            await self.back()
 
     def _add_to_history(self, events: tuple[Event, ...]) -> None:
         """The events into the history: a hand another hand follows is packed, and only the
@@ -650,6 +685,7 @@ class RemoteSession(Session):
             await self.leave()
             return
         data, version = action.to_dict(), self.version
+        await self.here()  # (acting clears "away" too; this also covers a stale action)
         await self.request(lambda ref: M.Act(id=ref, version=version, action=data))
 
     def updates(self) -> AsyncIterator[Update]:
@@ -706,6 +742,8 @@ class RemoteSession(Session):
         self._closing = True
         if self._alive is not None and self._alive is not asyncio.current_task():
             self._alive.cancel()
+        if self._back_task is not None and self._back_task is not asyncio.current_task():
+            self._back_task.cancel()
         self._lost()
         if self._task is not None and self._task is not asyncio.current_task():
             await reap(self._task)
@@ -744,6 +782,14 @@ class RemoteSession(Session):
     async def back(self) -> None:
         """Tell the table you are back after timing out (the timer stops playing for you)."""
         await self._send(M.Back().to_wire())
+
+    async def here(self) -> None:
+        """The player pressed a turn key (or acts): if the host has this seat away, say
+        ``back`` first (nothing otherwise, and nothing when that cannot be sent)."""
+        if self.away and self.connected and not self._left:
+            self.seats[self.seat] = {**self.seats[self.seat], "away": False}  # (sent once)
+            with contextlib.suppress(IllegalAction):
+                await self.back()
 
     async def leave(self) -> None:
         """Leave the table for good (the seat folds and is out). In the lobby this

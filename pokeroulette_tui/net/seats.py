@@ -129,6 +129,7 @@ class HostParts:
     players: list[Player]
     table: NetTable | None
     driver: Driver | None
+    clock: float
 
 
 class Seats(HostParts):
@@ -144,6 +145,19 @@ class Seats(HostParts):
 
     def away(self, seat: int) -> bool:
         return self.driver is not None and self.driver.away(seat)
+
+    def _come_back(self, seat: int | None, now: float) -> bool:
+        """The seat's player is here again (reconnected, said ``back``, acted): the turn
+        timer's count starts afresh and, if the seat was away, its turns are full turns
+        again. True when it was away."""
+        if seat is None or self.table is None or self.driver is None:
+            return False
+        was_away = self.away(seat)
+        if self.table.state.timeouts.get(seat):
+            self.table.state.timeouts[seat] = 0
+        if was_away:
+            self.driver.rearm(now)  # (its turn now, if it is: a full one)
+        return was_away
 
     def humans(self) -> list[Player]:
         return [p for p in self.players if p.bot is None]
@@ -208,6 +222,8 @@ class Seats(HostParts):
                 raise P.ProtocolError(_("you left this table; join with --spectate to watch"),
                                       fatal=True)
         p.cid = conn.cid
+        if self.started:  # back at the keyboard: not away any more (the others read "is back")
+            self._come_back(self.seat_of(p), self.clock)
         return p
 
     def _free_name(self, name: str, uid: int) -> str:

@@ -94,13 +94,22 @@ class Turns(HostParts):
         return out + [Out(conn.cid, M.Ack(id=ref, version=self.version).to_wire())]
 
     def _on_back(self, conn: Conn, msg: M.Back, now: float) -> list[Out]:
+        """The player says they are back: only their own seat (the one this connection
+        plays) is cleared; a spectator, or a seat that is not away, is told so."""
         seat = self.seat_of(conn.player)
         if seat is None or not self.started or not self.away(seat):
             return [Out(conn.cid, M.Notice(_("you are not away")).to_wire())]
-        self.table.state.timeouts[seat] = 0
-        self.driver.rearm(now)  # a full turn again
+        self._come_back(seat, now)  # a full turn again
         self._wake_for_timer()
-        return self._notice(_("{name} is back").format(name=conn.player.name)) + self._lobby_all()
+        return self._notice(_("{name} is back").format(name=conn.player.name)) \
+            + self._lobby_all() + self._fresh_state(conn, seat, now)
+
+    def _fresh_state(self, conn: Conn, seat: int, now: float) -> list[Out]:
+        """A whole state line to this connection alone (its deadline and seats changed
+        without an action); its next line is whole too."""
+        conn.state_serial = conn.state_seat = None
+        return [Out(conn.cid, data=self._state_lines([seat], [], now, {
+            seat: self.committer.opened(seat)})[seat])]
 
     def _on_leave(self, conn: Conn, msg: M.Leave | M.Act, now: float) -> list[Out]:
         """Leaving. In the lobby (or a spectator leaving) the connection is closed. In a game

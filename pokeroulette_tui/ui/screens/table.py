@@ -271,7 +271,10 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
     def on_key(self, event: Key) -> None:
         """A table key that does nothing now says why (never silence): a raise when the
         raises are used up, a digit beyond the stock, the last hand before any has ended.
-        (The keys bound now come to this too, before their bindings: they are left alone.)"""
+        (The keys bound now come to this too, before their bindings: they are left alone.)
+        A player the turn timer marked away comes back with any key on their turn."""
+        if getattr(self.session, "away", False) and self._turn() is not None:
+            self.run_worker(self.session.here(), group="here", exit_on_error=False)
         if event.key in self.active_bindings or self.has_class("-too-small") \
                 or not getattr(self.session, "connected", True):
             return  # (a binding takes it; or the screen says already why nothing is done)
