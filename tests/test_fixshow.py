@@ -56,6 +56,25 @@ def test_the_result_comes_before_the_hands_which_keep_their_order():
     assert "★ Bot 9 — pair of aces  WINS" in text
 
 
+
+def test_a_forfeit_result_calls_the_best_hand_best_and_an_unnamed_hand_has_no_dash():
+    """Forfeit tokens without betting: the best hand wins nothing (the weakest loses a
+    token), so it is marked BEST, not WINS; a hand told from events alone (a resumed table,
+    a spectator who joined late) has no name, and no dangling dash."""
+    shown = [ShownHand(0, "Eva", tuple(parse_cards("Qs Qd 7c 4h 2s")), "pair of queens",
+                       frozenset({0, 1})),
+             ShownHand(1, "Bo", tuple(parse_cards("Js 9d 5c 4h 2s")), "jack high",
+                       frozenset({0}))]
+    forfeit = HandResult(hand_no=3, shown=shown, winners={0},
+                         tokens=["Bo loses one of the items (5 left)"])
+    text = result_text(forfeit).plain
+    assert "★ Eva — pair of queens  BEST" in text and "WINS" not in text
+    chips = HandResult(hand_no=3, shown=shown, winners={0}, pots=[POT])
+    assert "★ Eva — pair of queens  WINS" in result_text(chips).plain
+    unnamed = HandResult(hand_no=3, shown=[ShownHand(0, "Eva", shown[0].cards, "", frozenset())],
+                         winners={0}, pots=[POT])
+    assert "—" not in result_text(unnamed).plain
+
 async def test_ten_hands_at_80x24_open_on_the_result_and_use_the_height():
     app = make_app(AppConfig(delay=0))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -137,7 +137,8 @@ async def play_through(name: str, app, session, pilot, *, until: int | None = No
         keys = MOVE_KEYS.get((name, beat.name), ("enter",))
         await press(pilot, *keys)
         if isinstance(app.screen, ShowdownScreen):  # the result, as a game shows it
-            assert "WINS" in screen_text(app)
+            # (draw: forfeit tokens, no pot: the best hand is marked BEST, not WINS)
+            assert ("BEST" if name == "draw" else "WINS") in screen_text(app)
             await press(pilot, "enter")
         assert session.finished or session.step == step + 1, (beat.name, session.step)
     return seen

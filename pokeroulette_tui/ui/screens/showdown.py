@@ -141,14 +141,18 @@ def outcome_text(res: HandResult) -> Text:
 def hands_text(res: HandResult, *, four_color: bool = False) -> Text:
     """Each shown hand in the engine's order (the winners starred), then who folded."""
     out = Text()
+    # (no pot: forfeit tokens without betting, where the best hand wins nothing: it is the
+    # best, and the weakest loses a token, said above)
+    label = _("WINS") if res.pots or not res.tokens else _("BEST")
     for h in res.shown:
         win = h.seat in res.winners
         out.append("★ " if win else "  ", style="bold")
         out.append(h.name, style="bold")
-        out.append(f" — {h.hand_name}")
+        if h.hand_name:  # (a resumed table's last hand is told from its events: unnamed)
+            out.append(f" — {h.hand_name}")
         if win:
             out.append(" ")
-            out.append(" " + _("WINS") + " ", style="bold reverse")
+            out.append(" " + label + " ", style="bold reverse")
         out.append("\n    ")
         out.append_text(cards_text(h.cards, four_color=four_color, highlight=h.made, sep=" "))
         out.append("\n")
