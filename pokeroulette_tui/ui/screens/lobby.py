@@ -489,8 +489,8 @@ class LobbyApp(PokerApp):
         """The connection ended, not by this terminal, and no more tries are made (or the
         host's own table's process ended: the tries will not find it)."""
         s = self.remote
-        if s.connected or not s.link_note:
-            return False
+        if s is None or s.connected or not s.link_note:
+            return False  # (the SSH room's app: no table yet)
         return (s.link_note != _("Connection lost: reconnecting…")
                 or (self._gone is not None and self._gone()))
 
