@@ -135,6 +135,7 @@ def test_a_rejoin_with_the_resume_token_clears_away():
     assert again.last("state")["seats"][slow.seat]["away"] is False  # its catch-up says so
     assert peers[0].last("lobby")["seats"][slow.seat]["away"] is False  # and the others'
     assert any(n.endswith("P2 is back") for n in _notices(peers[0]))
+    assert peers[0].last("state")["seats"][slow.seat]["away"] is False  # a state, not only lobby
     # its next turn is a whole turn, not a grace
     _others_play_until_turn_of(h, peers[:2] + [again], again, timeout_slow=False)
     h.poll(AWAY_GRACE + 1.0)
@@ -181,6 +182,9 @@ def test_back_is_accepted_only_from_the_seats_own_player_and_gives_a_full_turn()
     assert len(slow.of("state")) == before + 1
     fresh = slow.last("state")
     assert fresh["deadline_in"] == TURN and fresh["seats"][slow.seat]["away"] is False
+    # and so are the others, spectators too: their countdown is P2's full turn, not the grace
+    for other in (peers[0], peers[1], watcher):
+        assert other.last("state")["deadline_in"] == TURN
     h.poll(AWAY_GRACE + 1.0)
     assert h.host.table.waiting_for_human() == slow.seat
 

@@ -199,6 +199,8 @@ class Admission(HostParts):
             out += self._catch_up(conn, now)
             return out + self._notice(_("{name} is watching").format(name=conn.name)) \
                 + self._lobby_all(but=conn)
+        away = {i for i in range(len(self.players)) if self.away(i)} \
+            if self.started and self.table is not None else set()
         player, token, replaced, existing = self._claim(conn, name, h.token)
         conn.player, conn.welcomed = player, True
         self._admitted(conn)
@@ -213,6 +215,9 @@ class Admission(HostParts):
         out += self._notice((_("{name} is back") if existing else _("{name} joined")).format(
             name=player.name))
         out += self._lobby_all(but=conn)
+        if existing and self.seat_of(player) in away:
+            # a seat back from away has a full turn again: the new deadline to everyone
+            out += self._broadcast([], now)
         return out + self._maybe_autostart(now)
 
     def _welcome(self, conn: Conn, token: str | None) -> dict[str, Any]:

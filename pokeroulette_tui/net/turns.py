@@ -101,15 +101,9 @@ class Turns(HostParts):
             return [Out(conn.cid, M.Notice(_("you are not away")).to_wire())]
         self._come_back(seat, now)  # a full turn again
         self._wake_for_timer()
+        # the new state to everyone: the turn's deadline changed for all who watch it
         return self._notice(_("{name} is back").format(name=conn.player.name)) \
-            + self._lobby_all() + self._fresh_state(conn, seat, now)
-
-    def _fresh_state(self, conn: Conn, seat: int, now: float) -> list[Out]:
-        """A whole state line to this connection alone (its deadline and seats changed
-        without an action); its next line is whole too."""
-        conn.state_serial = conn.state_seat = None
-        return [Out(conn.cid, data=self._state_lines([seat], [], now, {
-            seat: self.committer.opened(seat)})[seat])]
+            + self._lobby_all() + self._broadcast([], now)
 
     def _on_leave(self, conn: Conn, msg: M.Leave | M.Act, now: float) -> list[Out]:
         """Leaving. In the lobby (or a spectator leaving) the connection is closed. In a game
