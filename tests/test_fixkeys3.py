@@ -149,8 +149,25 @@ async def test_c_after_the_question_checks():
     async with app.run_test(size=SIZE) as pilot:
         await step(pilot)
         count = len(table.actions)
-        await press(pilot, "f", "c")
+        await press(pilot, "f")
+        assert "Checking is free: f again folds, c checks." in notes(app)
+        await press(pilot, "c")
         assert table.actions[count] == Check(seat=0)
+        await step(pilot)
+        # the question was about the move just made: it goes with it (not left for the next
+        # player, for whom it may be wrong)
+        assert "Checking is free: f again folds, c checks." not in notes(app)
+
+
+async def test_not_now_notes_replace_each_other_instead_of_piling_up():
+    table = table_until(PRESETS["classic"], PRE_SEATS, 2, free_check)
+    session = LocalSession(table, delay=SLOW)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await step(pilot)
+        await press(pilot, "7", "7", "7")
+        assert notes(app).count("That key does nothing now: the keys you can use are in the "
+                                "bar at the bottom.") == 1
 
 
 # -- 4. more "Not now" reasons ----------------------------------------------------------------

@@ -78,3 +78,21 @@ async def test_at_the_table_a_dead_key_says_why_and_a_live_one_says_nothing():
         assert "Press 1–5 to choose the cards to exchange, then Enter." in notes(app)
         await press(pilot, "b")
         assert any("does nothing now" in n for n in notes(app))
+
+
+def test_fixed_limit_all_in_names_the_keys_that_work_and_hand_or_game_over_say_so():
+    from dataclasses import replace
+
+    from pokeroulette_tui.engine.phase import Phase
+
+    g = bet_game(3, limit="fixed")
+    assert why(g, "a") == "Going all in is not allowed here (fixed limit): c checks, b bets."
+    play(g, PlaceBet(seat=g.to_act, amount=2))
+    assert why(g, "a") == "Going all in is not allowed here (fixed limit): c calls, r raises."
+    view = view_for(g, g.to_act)
+    over = replace(view, phase=Phase.HAND_OVER, to_act=None)
+    assert refusal(over, "c", players_here=True, ended=True) == \
+        "The hand is over: Enter deals the next one, s shows its result again."
+    done = replace(view, phase=Phase.GAME_OVER, game_over=True, to_act=None)
+    assert refusal(done, "b", players_here=True, ended=True) == \
+        "The game is over: Enter or g shows the standings, n starts a new game."

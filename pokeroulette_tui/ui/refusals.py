@@ -28,7 +28,11 @@ def refusal(view: SeatView | None, key: str, *, players_here: bool, ended: bool,
         if _at_cut(view):
             return _cut_letters()
         return _("This table has no chat: chat is for network play.")
-    if view is None or view.game_over:
+    if view is None:
+        return None
+    if view.game_over:  # (at the table, the standings closed: what the keys do now)
+        if key in TURN_KEYS and key != "enter":
+            return _("The game is over: Enter or g shows the standings, n starts a new game.")
         return None
     if key in ("n", "v", "l", "L") and not players_here:
         if key == "n":
@@ -50,11 +54,11 @@ def refusal(view: SeatView | None, key: str, *, players_here: bool, ended: bool,
         return None
     if view is None or key not in TURN_KEYS or view.phase in (Phase.GAME_OVER, Phase.WAITING):
         return None
-    if view.game_over:
-        return None
     if not players_here:
         return _("You are watching this table: only its players act.")
     me = view.me
+    if view.phase == Phase.HAND_OVER and key != "enter":
+        return _("The hand is over: Enter deals the next one, s shows its result again.")
     if not view.my_turn or me is None:
         if me is not None and me.folded and view.phase not in (Phase.HAND_OVER,):
             return _("You have folded this hand: wait for the next one.")
@@ -101,7 +105,13 @@ def _betting(view: SeatView, key: str) -> str:
         return _no_more_raises(view)
     if key == "a":
         if view.rules.limit == "fixed":
-            return _("Going all in is not allowed here (fixed limit): c calls or checks.")
+            if not view.current_bet:
+                return _("Going all in is not allowed here (fixed limit): c checks, b bets.") \
+                    if o.bet_min else _("Going all in is not allowed here (fixed limit): "
+                                        "c checks.")
+            return _("Going all in is not allowed here (fixed limit): c calls, r raises.") \
+                if o.raise_min else _("Going all in is not allowed here (fixed limit): "
+                                      "c calls.")
         return _no_more_raises(view)
     return _("That key does nothing now: the keys you can use are in the bar at the bottom.")
 

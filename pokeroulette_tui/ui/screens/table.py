@@ -287,14 +287,18 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         if why:
             self._say_not_now(why)
 
-    def _say_not_now(self, why: str) -> None:
-        """A "Not now" toast, kept so that it goes when the player's turn comes (its reason,
-        "it is not your turn", would be wrong then). Textual 8.2 has no public way to take
-        one toast away: the notification is made here and removed with ``App._unnotify``."""
+    def _say_not_now(self, why: str, title: str = "", severity: str = "information") -> None:
+        """A "Not now" toast (or a question before a move), kept so that it goes when the
+        player's turn comes, when they act, and when the keyboard passes (its words would be
+        wrong then); a new one takes the place of the last (none pile up). Textual 8.2 has
+        no public way to take one toast away: the notification is made here and removed
+        with ``App._unnotify``."""
         from textual.notifications import Notification, Notify
 
-        note = Notification(why, _("Not now"), "information", 4, markup=False)
-        self._not_now = [n for n in self._not_now if n in self.app._notifications] + [note]
+        self._clear_not_now()
+        note = Notification(why, title or _("Not now"), severity,  # type: ignore[arg-type]
+                            4 if severity == "information" else 6, markup=False)
+        self._not_now = [note]
         self.app.post_message(Notify(note))
 
     def _clear_not_now(self) -> None:
@@ -420,6 +424,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         from pokeroulette_tui.ui.screens.gameover import GameOverScreen
         from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
 
+        self._clear_not_now()  # (the last player's "Not now" notes are not the next one's)
         stack = self.app.screen_stack
         if self not in stack:
             return
@@ -684,6 +689,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         else:
             self.seating.acted(action.seat)  # hot-seat: public again before the next frame
             self._keyboard = action.seat     # (who has the keyboard: pre-action keys are theirs)
+            self._clear_not_now()  # (what they said was about the move just made)
         self.refresh_view()
 
     def _seat(self) -> int:
@@ -708,8 +714,8 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             moment = (v.seat, v.hand_no, v.round_no, v.betting_round)
             if self._free_fold != moment:  # folding for nothing: say so once, then do it
                 self._free_fold = moment
-                self.notify(_("Checking is free: f again folds, c checks."), title=_("Fold"),
-                            severity="warning", markup=False)
+                self._say_not_now(_("Checking is free: f again folds, c checks."),
+                                  title=_("Fold"), severity="warning")
                 return
         await self.act(Fold(seat=self._seat()))
 
