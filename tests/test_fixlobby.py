@@ -87,7 +87,7 @@ def test_a_host_whose_table_process_died_is_told_the_crash_command(capsys):
     assert table.gone()
     table.after_screen()
     out = capsys.readouterr().out
-    assert CRASH in out and "exit status -9" in out
+    assert CRASH in out and "killed by signal 9" in out
     assert "pokeroulette join 127.0.0.1:7777 --name Ana --no-tls" in out
     # the "name is taken … resume token" reason, with the command to type
     assert "the name Ana is taken" in out and "press q" not in out

@@ -70,11 +70,11 @@ def test_the_turn_timer_speaks_the_hosts_language_and_the_client_its_own():
     other = next(p for p in peers if p is not slow)
     notes = [m["text"] for m in other.of("notice")]
     timed = [n for n in notes if n.startswith("Tiden tog slut för")]
-    assert timed and timed[-1].endswith("(1 av 3 innan hen står över)"), notes
+    assert timed and timed[-1].endswith("(1 av 3 innan hen markeras som borta)"), notes
     assert "_" not in timed[-1]  # words, not an identifier
     set_language("fi")
     assert heard(timed[-1]).startswith("Aika loppui pelaajalta P")
-    assert heard(timed[-1]).endswith(" (1/3 ennen poisjääntiä)")
+    assert heard(timed[-1]).endswith(" (1/3 ennen poissaoloksi merkitsemistä)")
 
 
 def test_every_action_the_timer_may_play_has_a_whole_sentence_a_client_knows():
@@ -83,7 +83,7 @@ def test_every_action_the_timer_may_play_has_a_whole_sentence_a_client_knows():
     assert set(TIMED_OUT.values()) <= set(HOST_SENTENCES)
     for kind, words in TIMED_OUT.items():
         assert words == f"Time ran out for {{name}}: {kind.replace('_', ' ')} " \
-                        f"({{n}} of {{limit}} before sitting out)"  # English as it was
+                        f"({{n}} of {{limit}} before being marked away)"  # English as it was
 
 
 @pytest.mark.parametrize(("lang", "words"), [

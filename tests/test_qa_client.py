@@ -269,7 +269,7 @@ def test_the_timer_standing_pat_says_so():
     h.poll(30.1)
     notes = [m["text"] for m in peers[(seat + 1) % 3].of("notice")]
     timed = [n for n in notes if n.startswith(f"Time ran out for {name}")]
-    assert timed == [f"Time ran out for {name}: stand pat (1 of 3 before sitting out)"], notes
+    assert timed == [f"Time ran out for {name}: stand pat (1 of 3 before being marked away)"], notes
     assert any(e.kind == "drew" and e.seat == seat and e.text == f"{name} stands pat"
                for e in h.host.table.history[-1])
 

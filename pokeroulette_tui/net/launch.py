@@ -350,12 +350,15 @@ class HostedTable:
         code = self.proc.poll()
         if code is None:  # the table runs: only this connection is gone
             return come_back(self.back)
+        # (a negative status is the signal that ended it: -9 is "killed by signal 9")
+        how = _("killed by signal {n}").format(n=-code) if code < 0 else \
+            _("exit status {code}").format(code=code)
         if not self.resume:
-            return _("The table's process ended (exit status {code}); it kept no save, so it "
-                     "cannot be brought back.").format(code=code)
-        return _("The table's process ended (exit status {code}). Bring the table back "
+            return _("The table's process ended ({how}); it kept no save, so it "
+                     "cannot be brought back.").format(how=how)
+        return _("The table's process ended ({how}). Bring the table back "
                  "with: {command}\nIf it is back already, come back to your seat with: "
-                 "{back}").format(code=code, command=self.resume, back=self.back)
+                 "{back}").format(how=how, command=self.resume, back=self.back)
 
 
 def serve_and_sit(args: argparse.Namespace, rules: RuleSet, password: str | None) -> HostedTable:

@@ -29,21 +29,21 @@ if TYPE_CHECKING:
 log = logging.getLogger("pokeroulette.net")
 
 TIMED_OUT: dict[str, str] = {
-    "check": N_("Time ran out for {name}: check ({n} of {limit} before sitting out)"),
-    "call": N_("Time ran out for {name}: call ({n} of {limit} before sitting out)"),
-    "fold": N_("Time ran out for {name}: fold ({n} of {limit} before sitting out)"),
-    "all_in": N_("Time ran out for {name}: all in ({n} of {limit} before sitting out)"),
-    "bet": N_("Time ran out for {name}: bet ({n} of {limit} before sitting out)"),
-    "raise": N_("Time ran out for {name}: raise ({n} of {limit} before sitting out)"),
+    "check": N_("Time ran out for {name}: check ({n} of {limit} before being marked away)"),
+    "call": N_("Time ran out for {name}: call ({n} of {limit} before being marked away)"),
+    "fold": N_("Time ran out for {name}: fold ({n} of {limit} before being marked away)"),
+    "all_in": N_("Time ran out for {name}: all in ({n} of {limit} before being marked away)"),
+    "bet": N_("Time ran out for {name}: bet ({n} of {limit} before being marked away)"),
+    "raise": N_("Time ran out for {name}: raise ({n} of {limit} before being marked away)"),
     "stock_to_active": N_("Time ran out for {name}: stock to active ({n} of {limit} before "
-                          "sitting out)"),
-    "cut": N_("Time ran out for {name}: cut ({n} of {limit} before sitting out)"),
-    "discard": N_("Time ran out for {name}: discard ({n} of {limit} before sitting out)"),
+                          "being marked away)"),
+    "cut": N_("Time ran out for {name}: cut ({n} of {limit} before being marked away)"),
+    "discard": N_("Time ran out for {name}: discard ({n} of {limit} before being marked away)"),
 }
 """What the others are told when the turn timer played for a seat, by the kind of action it
 played (a whole sentence each: the action's words sit differently in each language)."""
 
-STOOD_PAT = N_("Time ran out for {name}: stand pat ({n} of {limit} before sitting out)")
+STOOD_PAT = N_("Time ran out for {name}: stand pat ({n} of {limit} before being marked away)")
 """… when it played a draw that exchanges nothing (what the timer plays at the draw): the
 seat stood pat, whatever card was picked on its screen."""
 
@@ -256,6 +256,6 @@ class Turns(HostParts):
         words = STOOD_PAT if isinstance(action, Discard) and not action.indices \
             else TIMED_OUT.get(action.kind)
         if words is None:  # (the timer plays only the kinds above)
-            return self._notice(_("Time ran out for {name} ({n} of {limit} before sitting "
-                                  "out)").format(name=name, n=n, limit=limit))
+            return self._notice(_("Time ran out for {name} ({n} of {limit} before being "
+                                  "marked away)").format(name=name, n=n, limit=limit))
         return self._notice(_(words).format(name=name, n=n, limit=limit))
