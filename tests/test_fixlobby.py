@@ -42,7 +42,7 @@ async def test_the_whole_banner_and_the_crash_command_are_reachable_at_80x24():
             box = lobby.query_one("#lobby-banner-box")
             assert box.size.height < len(BANNER)  # (the box shows only some lines)
             footer = " ".join(str(k.render()) for k in lobby.query("FooterKey"))
-            assert "Table info" in footer
+            assert "i Info" in footer
             await pilot.press("i")
             await wait_for(pilot, lambda: isinstance(app.screen, BannerScreen))
             dialog = app.screen

@@ -13,7 +13,7 @@ from pokeroulette_tui.ui.screens.lobby import LobbyApp, LobbyScreen, seats_table
 from pokeroulette_tui.ui.widgets.chat import chat_text as chat_line
 
 from net_helpers import RawClient, Served
-from ui_pilot import wait_for
+from ui_pilot import screen_text, wait_for
 
 RULES = RuleSet(suit_order="SHDC")
 
@@ -88,6 +88,9 @@ async def test_the_first_seated_leads_a_headless_lobby_from_the_screen():
             await squatter.connect(srv.port)
             await wait_for(pilot, lambda: len(screen.lobby.get("seats", [])) == 2)
             assert session.leads and screen.query_one("#btn-start").display
+            # the leader's footer fits 80 columns: leave and quit are not pushed off it
+            footer = screen_text(app).rstrip("\n").splitlines()[-1]
+            assert "+/− Bots" in footer and "l Leave" in footer and "q Quit" in footer, footer
             # x asks for a seat number, and the seat is taken back
             await pilot.press("x")
             await pilot.press("2", "enter")

@@ -190,11 +190,13 @@ class LobbyScreen(Screen[None]):
 
     AUTO_FOCUS = None
     BINDINGS = [
-        Binding("i", "banner", N_("Table info")),
+        Binding("i", "banner", N_("Info")),
         Binding("r", "ready", N_("Ready")),
         Binding("s", "start", N_("Start")),
-        Binding("plus,equals_sign", "bots(1)", N_("Bot +")),
-        Binding("minus", "bots(-1)", N_("Bot −")),
+        # (one footer entry for both: the leader's keys then fit 80 columns, Leave and Quit
+        # included)
+        Binding("plus,equals_sign", "bots(1)", N_("Bots"), key_display="+/−"),
+        Binding("minus", "bots(-1)", N_("Bot −"), show=False),
         Binding("x", "kick", N_("Remove seat")),
         Binding("c", "chat", N_("Chat")),
         Binding("escape", "unfocus", N_("Back"), show=False),
