@@ -109,6 +109,13 @@ def test_the_rejoin_command_is_what_join_needs():
     assert launch.left_words("1.2.3.4:7777", "pokeroulette join x") == (
         "You left the table at 1.2.3.4:7777. Your seat is held: come back with: "
         "pokeroulette join x")
+    # a --unix table is "at" its socket's path (not "at root's table (…)")
+    from types import SimpleNamespace
+
+    unix = SimpleNamespace(unix=SimpleNamespace(path="/tmp/t.sock"),
+                           address="root's table (/tmp/t.sock)")
+    assert launch.place(unix) == "/tmp/t.sock"
+    assert launch.place(RemoteSession("10.0.0.5", 7000, "Bo")) == "10.0.0.5:7000"
 
 
 async def test_quitting_a_card_table_says_where_and_how_to_come_back():

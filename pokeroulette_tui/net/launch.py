@@ -408,6 +408,13 @@ def rejoin_command(session: RemoteSession) -> str:
     return shlex.join(words)
 
 
+def place(session: RemoteSession) -> str:
+    """Where the table is, to go after "the table at": ``host:port``, or a ``--unix``
+    socket's path (its "alice's table (…)" reads wrongly there)."""
+    unix = getattr(session, "unix", None)
+    return str(unix.path) if unix is not None else session.address
+
+
 def left_words(address: str, back: str = "", *, what: str = "") -> str:
     """What a player who left a network table on purpose is told at the terminal: the
     table, and (``back``: the seat is held) how to sit down again. ``what`` says what the
@@ -439,7 +446,7 @@ def lost_words(session: RemoteSession, hint: str) -> str:
     if not note or note == _("Connection lost: reconnecting…"):  # (quit while it tried)
         note = _("the connection to the table was lost")
     return _("The connection to the table at {address} ended: {why}").format(
-        address=session.address, why=note) + ("\n" + hint if hint else "")
+        address=place(session), why=note) + ("\n" + hint if hint else "")
 
 
 def after_screen(proc: subprocess.Popen[bytes], session: RemoteSession, back: str,

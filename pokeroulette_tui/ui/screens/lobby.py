@@ -515,7 +515,7 @@ class LobbyApp(PokerApp):
             words = launch.lost_words(s, self.come_back())
         else:
             held = s.game_started and s.seat is not None and not self._over()
-            words = launch.left_words(s.address, self.back if held else "")
+            words = launch.left_words(launch.place(s), self.back if held else "")
         await super().action_quit()
         self.farewell = words
 
