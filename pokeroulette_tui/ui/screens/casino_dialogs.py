@@ -217,19 +217,23 @@ class OddsScreen(_Dialog):
         scroll.focus()
 
 
-def round_lines(r: Round) -> Text:
-    """One round of the history: its cards, its hand and what each player made."""
+def round_lines(r: Round, *, narrow: bool = False) -> Text:
+    """One round of the history: its cards, its hand and what each player made (``narrow``:
+    the casino's side panel: the hand on a line of its own, the nets after it)."""
     text = Text()
     text.append(_("Round {number}").format(number=r.number) + "  ", style="bold")
     text.append_text(cards_text(r.cards, highlight=(4,)))
-    text.append(f"  {class_words(r.hand)}")
+    text.append(f"\n    {class_words(r.hand)}" if narrow else f"  {class_words(r.hand)}")
     if r.jackpot_won:
         text.append("  " + _("JACKPOT {amount:,} won").format(amount=r.jackpot_won),
                     style="bold reverse")
     names = r.names if len(r.names) == len(r.nets) else tuple(
         _("seat {n}").format(n=i + 1) for i in range(len(r.nets)))
     nets = " · ".join(f"{n} {net:+,}" for n, net in zip(names, r.nets))
-    text.append(f"\n    {nets}")
+    if narrow:
+        text.append(f" · {nets}", style="dim")
+    else:
+        text.append(f"\n    {nets}")
     return text
 
 

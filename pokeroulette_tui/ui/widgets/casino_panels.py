@@ -23,11 +23,9 @@ from pokeroulette_tui.engine.casino.game import Round
 from pokeroulette_tui.engine.casino.paytable import (
     LEVELS,
     PayTable,
-    class_words,
     hand_words,
 )
 from pokeroulette_tui.engine.i18n import _
-from pokeroulette_tui.ui.renderables import cards_text
 from pokeroulette_tui.ui.widgets.casino_board import SHORT
 
 PANEL_WIDTH = 38
@@ -73,23 +71,6 @@ def pays_text(table: PayTable, jackpot: int, width: int = PANEL_WIDTH) -> Text:
     return Text("\n").join(lines)
 
 
-def _round_lines(r: Round) -> Text:
-    """One round in the panel: its number and cards, then its hand and each player's net
-    (the history dialog's words, in a narrower shape)."""
-    text = Text()
-    text.append(_("Round {number}").format(number=r.number) + "  ", style="bold")
-    text.append_text(cards_text(r.cards, highlight=(4,)))
-    text.append(f"\n    {class_words(r.hand)}")
-    if r.jackpot_won:
-        text.append("  " + _("JACKPOT {amount:,} won").format(amount=r.jackpot_won),
-                    style="bold reverse")
-    names = r.names if len(r.names) == len(r.nets) else tuple(
-        _("seat {n}").format(n=i + 1) for i in range(len(r.nets)))
-    nets = " · ".join(f"{n} {net:+,}" for n, net in zip(names, r.nets))
-    text.append(f" · {nets}", style="dim")
-    return text
-
-
 def history_text(rounds: Sequence[Round], lines: int, width: int,
                  console: Console | None = None) -> Text:
     """The last of ``rounds`` (oldest first), newest first under a title: as many as fit in
@@ -104,7 +85,9 @@ def history_text(rounds: Sequence[Round], lines: int, width: int,
     'No rounds yet'
     """
     console = console or Console(width=width)
-    bodies = [_round_lines(r) for r in reversed(list(rounds))]
+    from pokeroulette_tui.ui.screens.casino_dialogs import round_lines
+
+    bodies = [round_lines(r, narrow=True) for r in reversed(list(rounds))]
     while True:
         n = len(bodies)
         title = (_("No rounds yet") if not n else _("The last round") if n == 1
