@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
-import textwrap
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Callable, Iterator
 
 from pokeroulette_tui.engine.i18n import _, ngettext, pgettext
 from pokeroulette_tui.errors import CliError
+from pokeroulette_tui.ui.terminal import terminal_width, wrapped
 
 if TYPE_CHECKING:  # the engine loads when the command runs, not when the parser is built
     from pokeroulette_tui.engine.stats_store import StatsStore
@@ -96,16 +95,10 @@ def run_stats(args: argparse.Namespace, *, store: StatsStore | None = None,
     return 0
 
 
-def terminal_width() -> int:
-    """The terminal's columns (``COLUMNS`` when set; 80 when the output is no terminal)."""
-    return max(20, shutil.get_terminal_size().columns)
-
-
 def _sayer(out: IO[str], width: int) -> Callable[[str], None]:
     """A print to ``out`` that wraps at spaces to ``width`` columns (never inside a word)."""
     def say(text: str) -> None:
-        print("\n".join(textwrap.wrap(text, width, break_long_words=False,
-                                       break_on_hyphens=False)), file=out)
+        print(wrapped(text, width), file=out)
     return say
 
 

@@ -57,18 +57,32 @@ def watch_terminal(fd: int | None = None, *, interval: float = 0.5,
     return thread
 
 
-def say_wrapped(text: str, file: object = None) -> None:
-    """Print ``text`` for the person at the terminal, wrapped at spaces to its width (a long
-    path or word is kept whole, never cut in two as the terminal's own wrapping does); as it
-    is where the output is no terminal."""
+def terminal_width() -> int:
+    """The terminal's columns (``COLUMNS`` when set; 80 when the output is no terminal)."""
     import shutil
+
+    return max(20, shutil.get_terminal_size().columns)
+
+
+def wrapped(text: str, width: int) -> str:
+    """``text`` with each of its lines wrapped at spaces to ``width`` columns: a long path or
+    word is kept whole, never cut in two as a terminal's own wrapping does.
+
+    >>> wrapped("Run pokeroulette and press Enter", 16)
+    'Run pokeroulette\\nand press Enter'
+    """
     import textwrap
 
+    return "\n".join("\n".join(textwrap.wrap(line, width, break_long_words=False,
+                                             break_on_hyphens=False)) or line
+                     for line in text.splitlines())
+
+
+def say_wrapped(text: str, file: object = None) -> None:
+    """Print ``text`` for the person at the terminal, wrapped (see :func:`wrapped`) to its
+    width; as it is where the output is no terminal."""
     out = sys.stdout if file is None else file
     isatty = getattr(out, "isatty", None)
     if callable(isatty) and isatty():
-        width = max(20, shutil.get_terminal_size().columns)
-        text = "\n".join("\n".join(textwrap.wrap(line, width, break_long_words=False,
-                                                  break_on_hyphens=False)) or line
-                         for line in text.splitlines())
+        text = wrapped(text, terminal_width())
     print(text, file=out)  # type: ignore[call-overload]
