@@ -431,5 +431,6 @@ class RemoteCasino(CasinoSession):
         if was_closed:
             return _("The casino table at {address} closed ({why}). Play money only.").format(
                 address=self.address, why=self.closed_because)
-        return _("You left the casino table at {address}. Its bankrolls are the table's: play "
-                 "money only.").format(address=self.address)
+        from pokeroulette_tui.net.launch import left_words  # (the card table's words too)
+
+        return left_words(self.address, what="casino")
