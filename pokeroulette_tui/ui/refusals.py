@@ -52,7 +52,7 @@ def refusal(view: SeatView | None, key: str, *, players_here: bool, ended: bool,
         if players_here and view.me is not None:
             return _("o sorts your hand in five-card draw, during the draw.")
         return None
-    if view is None or key not in TURN_KEYS or view.phase in (Phase.GAME_OVER, Phase.WAITING):
+    if key not in TURN_KEYS or view.phase in (Phase.GAME_OVER, Phase.WAITING):
         return None
     if not players_here:
         return _("You are watching this table: only its players act.")

@@ -199,7 +199,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         self._refresh_pending = False
         self._emptying: tuple[int | None, int, int] | None = None  # warned: only stock card
         self._free_fold: tuple[int | None, int, int, str] | None = None  # warned: check is free
-        self._not_now: list[Any] = []  # the "Not now" toasts still up (gone at one's turn)
+        self._not_now: Any = None  # the "Not now" toast up, if any (see _say_not_now)
         self._my_turn = False  # (the turn came to this terminal's viewer: see refresh_view)
         self._deck_toast_until = 0.0  # (monotonic) the last deck check toast is still shown
         self._link_said: tuple[str, bool] = ("", False)  # what the LinkLine shows
@@ -298,15 +298,14 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         self._clear_not_now()
         note = Notification(why, title or _("Not now"), severity,  # type: ignore[arg-type]
                             4 if severity == "information" else 6, markup=False)
-        self._not_now = [note]
+        self._not_now = note
         self.app.post_message(Notify(note))
 
     def _clear_not_now(self) -> None:
-        """The turn came to the player: the "Not now" toasts of the wait go."""
-        notes, self._not_now = self._not_now, []
-        for note in notes:
-            if note in self.app._notifications:
-                self.app._unnotify(note)
+        """The "Not now" toast goes (if it is still up): see :meth:`_say_not_now`."""
+        note, self._not_now = self._not_now, None
+        if note is not None and note in self.app._notifications:
+            self.app._unnotify(note)
 
     def on_resize(self, event: Resize) -> None:
         """Lay the table out for the terminal: the seats in columns beside a wider side panel
@@ -493,7 +492,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             self._one("#seats").scroll_to_widget(self._one(f"#seat-{to_act}"), animate=False)
         self._last_to_act = to_act
         my_turn = bool(view.my_turn)
-        if my_turn and not self._my_turn and self._not_now:
+        if my_turn and not self._my_turn:
             self._clear_not_now()
         self._my_turn = my_turn
         self.update_hints()  # after the viewer is settled: hints only ever for that seat
@@ -756,10 +755,9 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             moment = (v.seat, v.hand_no, v.round_no)
             if self._emptying != moment:  # the only stock card: say so once, then do it
                 self._emptying = moment
-                self.notify(_("That is your only stock card: your stock would be empty. "
-                              "Press 1 again to move it, or k to keep it."),
-                            title=_("Stock to active"),
-                            severity="warning", markup=False)
+                self._say_not_now(_("That is your only stock card: your stock would be empty. "
+                                    "Press 1 again to move it, or k to keep it."),
+                                  title=_("Stock to active"), severity="warning")
                 return
         await self.act(MoveStockToActive(seat=self._seat(), index=index))
 
