@@ -416,10 +416,12 @@ async def drive(args: argparse.Namespace) -> int:
     ref = engine_alone(3.0)
     med = {m: {k: statistics.median(run[k] for run in rs) for k in rs[0]} for m, rs in runs.items()}
 
+    from pokeroulette_tui.net import loop as server_loop  # (POKEROULETTE_LOOP=asyncio: asyncio's)
     print(f"{args.tables} tables × {args.clients} bot clients over loopback "
           f"({'TLS' if args.tls else 'plain TCP, no TLS'}), {args.seconds:g} s "
           f"measured after {args.warmup:g} s of play, {args.rounds} round(s) "
-          f"(medians), {args.procs} server process{'es' if args.procs > 1 else ''}, "
+          f"(medians), {args.procs} server process{'es' if args.procs > 1 else ''} "
+          f"on {server_loop.name()}'s event loop, "
           f"bots think {args.think * 1000:.0f} ms, pace {args.pace:g} s  "
           f"(cpus: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f})")
     rows = [
@@ -637,7 +639,8 @@ def main() -> int:
                             globals(),
                             locals(), out)
         else:
-            asyncio.run(serve(args.tables, args.dir, args.first, args.tls))
+            from pokeroulette_tui.net import loop as server_loop  # (as the real host runs)
+            server_loop.run(serve(args.tables, args.dir, args.first, args.tls))
         return 0
     return asyncio.run(drive(args))
 

@@ -9,7 +9,6 @@ when they leave, and everyone is told); ``--headless`` serves it alone until Ctr
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import sys
 
@@ -17,6 +16,7 @@ from pokeroulette_tui.engine.casino.paytable import PayTableError, find
 from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net import loop as server_loop
 from pokeroulette_tui.net.casino_client import RemoteCasino
 from pokeroulette_tui.net.casino_host import CasinoConfig, CasinoHost
 from pokeroulette_tui.net.files import (
@@ -131,7 +131,7 @@ def run_casino_host(args: argparse.Namespace, *, play=None) -> int:
             say(line)
         say(_("Press Ctrl-C to stop."))
     try:
-        asyncio.run(serve(host, Listen(bind=args.bind, port=args.port,  # type: ignore[arg-type]
+        server_loop.run(serve(host, Listen(bind=args.bind, port=args.port,  # type: ignore[arg-type]
                                        tls=not args.no_tls), ready=ready))
     except OSError as exc:
         raise CliError(str(exc)) from None

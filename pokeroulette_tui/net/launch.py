@@ -7,7 +7,6 @@ a host or a player sits at are run by :mod:`pokeroulette_tui.ui.netplay`.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import os
 import secrets
@@ -25,6 +24,7 @@ from pokeroulette_tui.engine.rules import RuleSet
 from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net import unix
+from pokeroulette_tui.net import loop as server_loop
 from pokeroulette_tui.net.client import ConnectError, RemoteSession, parse_address
 from pokeroulette_tui.net.files import (PASSWORD_ENV, default_save_path, load_admin,  # noqa: F401
                                         load_token, log_to, private_log, read_password,
@@ -107,7 +107,7 @@ def run_host(args: argparse.Namespace, rules: RuleSet, *, play: Play | None = No
                 say(line)
             say(_("Press Ctrl-C to stop."))
         try:
-            asyncio.run(serve(host, listen, ready=ready))
+            server_loop.run(serve(host, listen, ready=ready))
         except (OSError, unix.UnixError) as exc:
             raise CliError(str(exc)) from None
         except KeyboardInterrupt:

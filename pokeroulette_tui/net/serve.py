@@ -31,6 +31,7 @@ from pokeroulette_tui.engine.save import SaveError
 from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net import unix
+from pokeroulette_tui.net import loop as server_loop
 from pokeroulette_tui.net.files import PASSWORD_ENV, check_save_path, default_save_path
 from pokeroulette_tui.net.host import HostConfig, TableHost
 from pokeroulette_tui.net.identity import policy
@@ -424,7 +425,7 @@ def child_main() -> int:
         host = make_host(args, rules, orders.get("admin"), password=orders.get("password"))
         listen = listen_for(args, host)
         log.info("table server pid %s starting", os.getpid())
-        asyncio.run(serve(host, listen, idle_exit=float(orders.get("idle_exit", IDLE_EXIT)),
+        server_loop.run(serve(host, listen, idle_exit=float(orders.get("idle_exit", IDLE_EXIT)),
                           ready=lambda where: report("ok " + json.dumps(where.to_json()))))
     except (CliError, unix.UnixError, OSError) as exc:
         report(f"error {exc}")
