@@ -16,12 +16,13 @@ TURN_KEYS = frozenset({"b", "r", "a", "c", "f", "k", "p", "e", "enter"}) | DIGIT
 
 def refusal(view: SeatView | None, key: str, *, players_here: bool, ended: bool,
             can_chat: bool = False, can_pace: bool = True,
-            sorted_hand: bool = False) -> str | None:
+            sorted_hand: bool = False, instant: bool = False) -> str | None:
     """Why ``key`` does nothing now at a table showing ``view`` (None: it is not one of the
     table's keys, or the screen says why already). ``players_here``: someone plays at this
     terminal (not a spectator's); ``ended``: a hand has ended that ``s`` could show;
     ``can_chat``: the table has a chat; ``can_pace``: this terminal paces the table (a local
-    one); ``sorted_hand``: the viewer's hand is shown sorted already."""
+    one); ``sorted_hand``: the viewer's hand is shown sorted already; ``instant``: the table
+    plays at no pause (speed instant), so ``n`` has nothing to skip."""
     if key == "s":
         return None if ended else _("No hand has ended yet: s shows the last hand once one has.")
     if key == "m" and not can_chat:
@@ -42,6 +43,8 @@ def refusal(view: SeatView | None, key: str, *, players_here: bool, ended: bool,
         return _("You are watching this table: you have no seat to leave (q quits).")
     if key == "v" and not can_pace:
         return _("The host sets the speed of this table.")
+    if key == "n":  # (skip to your turn: bound, and so never here, whenever it works)
+        return _skip(view, can_pace=can_pace, instant=instant)
     if key == "o":
         if _at_cut(view):
             return _cut_letters()
@@ -132,3 +135,19 @@ def _cut_letters() -> str:
     """Why a cut box letter does nothing at the table itself."""
     return _("At the cut, o, q, m and l work in the box e opens: e, then o one, q quarter, "
              "m middle or l last.")
+
+
+def _skip(view: SeatView, *, can_pace: bool, instant: bool) -> str:
+    """Why ``n`` (skip to your turn) does nothing now, for someone playing here."""
+    if not can_pace:
+        return _("The host paces this table: n (skip to your turn) is for tables played "
+                 "at this terminal.")
+    if view.my_turn:
+        return _("It is your turn now: n skips the dealer's and the bots' steps up to your "
+                 "next turn.")
+    if instant:
+        return _("The table plays at no pause (speed instant): n has nothing to skip; v "
+                 "changes the speed.")
+    # (what is left: no person here will decide anything again this hand or after it)
+    return _("There is no turn ahead to skip to: nobody here has a decision left (out of "
+             "chips, or all in to the end of this hand).")

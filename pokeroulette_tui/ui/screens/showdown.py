@@ -180,7 +180,8 @@ class ShowdownScreen(ModalScreen[str | None]):
     """
 
     BINDINGS = [
-        Binding("enter,n", "close('deal')", N_("Continue")),
+        # (n too: the footer names both keys, as every key that works here is named there)
+        Binding("enter,n", "close('deal')", N_("Continue"), key_display="⏎/n"),
         Binding("escape", "close", N_("Close"), show=False),
         Binding("q", "app.quit", N_("Quit")),
     ]

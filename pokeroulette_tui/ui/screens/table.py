@@ -283,7 +283,8 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         why = refusal(self.view, event.key, players_here=bool(self.seating.humans),
                       ended=self.last_result is not None, can_chat=self.session.can_chat,
                       can_pace=self.session.can_pace,
-                      sorted_hand=self.hand_order() is not None)
+                      sorted_hand=self.hand_order() is not None,
+                      instant=self.session.delay <= 0 and not self.session.skipping)
         if why:
             self._say_not_now(why)
 

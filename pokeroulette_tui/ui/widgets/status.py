@@ -48,16 +48,25 @@ def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None,
     while the game is ``unsaved`` (saving fails), a mark that says so.
 
     With ``width``, parts the rest of the screen also says are left out whole, one after
-    another, until the line fits: whose eyes (the cards panel's title says it), then the
-    phase and the hand (the centre shows both). Who is to act, the time left, the deck
-    check, what is armed and the unsaved mark always stay.
+    another, until the line fits: the phase, then the hand (the centre shows both). Who is
+    to act, the time left, the deck check, what is armed and the unsaved mark always stay,
+    and so does whose eyes the table is seen with (``seen by Ana``, ``[public view]``):
+    in hot-seat, who may look now is the one thing the line must never lose. Should even
+    that not fit (long names), whose eyes moves to the front, where nothing cuts it.
 
     >>> from pokeroulette_tui.engine.rules import RuleSet
     >>> from pokeroulette_tui.engine.game import new_game
     >>> from pokeroulette_tui.engine.view import view_for
     >>> v = view_for(new_game(RuleSet(), ["Ann", "Bo", "Cy"], seed=1), 0)
-    >>> str(status_text(v, False, unsaved=True, width=20))[:13]
-    '⚠ not saved  '
+    >>> str(status_text(v, False, unsaved=True, width=20))
+    '⚠ not saved'
+
+    Hot-seat, the game not saved, 40 columns: the phase and the hand go, whose eyes stays.
+
+    >>> from dataclasses import replace
+    >>> v = replace(v, hand_no=3, to_act=0, dealer_step=False)
+    >>> str(status_text(v, True, unsaved=True, width=40))
+    '⚠ not saved  Ann to act  seen by Ann'
     """
     hand = Text(_("Hand {n}").format(n=view.hand_no), style="bold") if view.hand_no else None
     phase = Text(phase_text(view))
@@ -75,18 +84,15 @@ def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None,
     mark = Text(f"▶ {armed}", style="bold reverse") if armed else None
     not_saved = Text("⚠ " + _("not saved"), style="bold reverse") if unsaved else None
 
-    def line(*, show_eyes: bool = True, show_phase: bool = True, show_hand: bool = True) -> Text:
+    def line(*, show_phase: bool = True, show_hand: bool = True,
+             eyes_first: bool = False) -> Text:
         out = Text()
-        if not_saved is not None:
-            out.append_text(not_saved)
-            out.append("  ")
         head = [t for t, shown in ((hand, show_hand), (phase, show_phase), (turn, True))
                 if t is not None and shown]
-        for k, t in enumerate(head):
-            if k:
-                out.append(" · ")
-            out.append_text(t)
-        for t in (eyes if show_eyes else None, badge, mark):
+        turn_part = Text(" · ").join(head) if head else None
+        parts = ((not_saved, eyes, turn_part, badge, mark) if eyes_first
+                 else (not_saved, turn_part, eyes, badge, mark))
+        for t in parts:
             if t is not None:
                 if out.cell_len:
                     out.append("  ")
@@ -96,8 +102,8 @@ def status_text(view: SeatView, hot_seat: bool, seconds_left: int | None = None,
     out = line()
     if not width or out.cell_len <= width:
         return out
-    for less in ({"show_eyes": False}, {"show_eyes": False, "show_phase": False},
-                 {"show_eyes": False, "show_phase": False, "show_hand": False}):
+    for less in ({"show_phase": False}, {"show_phase": False, "show_hand": False},
+                 {"show_phase": False, "show_hand": False, "eyes_first": True}):
         out = line(**less)
         if out.cell_len <= width:
             break
