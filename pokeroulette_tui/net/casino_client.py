@@ -24,7 +24,7 @@ from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.net import casino_wire as W
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.casino_session import CasinoSession, CasinoUpdate, SeatInfo
-from pokeroulette_tui.net.client import ConnectError
+from pokeroulette_tui.net.client import ConnectError, connect_failed
 from pokeroulette_tui.net.messages import heard as _heard
 from pokeroulette_tui.net.unix import account_of, loopback_peer_uid
 
@@ -75,14 +75,18 @@ class RemoteCasino(CasinoSession):
                  known: Any = None, server_uid: int | None = None,
                  on_token: Callable[[str], None] | None = None, connect_timeout: float = 10.0,
                  answer_timeout: float = 15.0,
-                 retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10)) -> None:
+                 retry_delays: tuple[float, ...] = (0.5, 1, 2, 3, 5, 5, 10),
+                 gone_after: float = 15.0) -> None:
         self.host, self.port, self.name = host, port, name
         self.password, self.token = password, token
         self.tls, self.fingerprint, self.known = tls, fingerprint, known
         self.server_uid = server_uid
         self.on_token = on_token
         self.connect_timeout, self.answer_timeout = connect_timeout, answer_timeout
+        # as a card table's (RemoteSession): tried again after each delay, but for no more
+        # than ``gone_after`` seconds of "nothing listens there" (the host's process ended)
         self.retry_delays = retry_delays
+        self.gone_after = gone_after
         self.tls_note = ""
         self.seat: int | None = None
         self.seats = ()
@@ -135,10 +139,7 @@ class RemoteCasino(CasinoSession):
                                  "with --no-tls, join with --no-tls (and only on a network you "
                                  "trust)").format(address=self.address)) from None
         except (TimeoutError, OSError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else _("timed out") \
-                if isinstance(exc, asyncio.TimeoutError) else type(exc).__name__
-            raise ConnectError(_("cannot reach {address} ({why})").format(
-                address=self.address, why=why), retry=True) from None
+            raise connect_failed(exc, self.address) from None
         problem = self._check_server(writer)
         if problem:
             writer.close()
@@ -325,6 +326,8 @@ class RemoteCasino(CasinoSession):
         self._pending.clear()
 
     async def _reconnect(self) -> bool:
+        loop = asyncio.get_running_loop()
+        gone_since: float | None = None  # (the first of the latest "nothing listens there")
         for delay in self.retry_delays:
             await asyncio.sleep(delay)
             if self._closing:
@@ -335,6 +338,12 @@ class RemoteCasino(CasinoSession):
             except ConnectError as exc:
                 if not exc.retry:
                     return False
+                if not exc.gone:
+                    gone_since = None
+                elif gone_since is None:
+                    gone_since = loop.time()
+                elif loop.time() - gone_since >= self.gone_after:
+                    return False  # the table is not running: no use waiting longer
         return False
 
     def _finish(self, why: str) -> None:

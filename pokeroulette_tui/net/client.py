@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 import ssl
 import logging
+import re
+import textwrap
 import zlib
 from typing import Any, AsyncIterator, Callable, ClassVar
 
@@ -75,11 +78,73 @@ class _Gap(Exception):
 
 class ConnectError(Exception):
     """The table could not be joined; the message says why (the server's words if it answered).
-    ``retry``: nobody answered, so trying again later may help."""
+    ``retry``: nobody answered, so trying again later may help. ``gone``: the machine answered
+    that nothing listens there (a refused connection, a socket nobody serves): the table is not
+    running, which a reconnection waits out only briefly (:attr:`RemoteSession.gone_after`)."""
 
-    def __init__(self, message: str, *, retry: bool = False) -> None:
+    def __init__(self, message: str, *, retry: bool = False, gone: bool = False) -> None:
         super().__init__(message)
         self.retry = retry
+        self.gone = gone
+
+
+def refused(exc: BaseException | None) -> bool:
+    """True when a failed connection says nothing listens there: refused (also each of
+    the addresses a name gave, which asyncio reports as one OSError), or a Unix socket
+    that is missing or refused. Not a timeout, nor an unreachable network: those may be
+    a blip.
+
+    >>> refused(ConnectionRefusedError(111, "Connect call failed")), refused(TimeoutError())
+    (True, False)
+    >>> refused(OSError("Multiple exceptions: [Errno 111] Connect call failed ('::1', 7), "
+    ...                 "[Errno 111] Connect call failed ('127.0.0.1', 7)"))
+    True
+    """
+    if isinstance(exc, (ConnectionRefusedError, FileNotFoundError)):
+        return True
+    if isinstance(exc, OSError) and exc.errno is None:
+        codes = re.findall(r"\[Errno (\d+)\]", str(exc))
+        return bool(codes) and all(int(c) == errno.ECONNREFUSED for c in codes)
+    return False
+
+
+def fitted_lost_note(why: str, hint: str, *, width: int = 78, lines: int = 3) -> str:
+    """The line a table lost for good shows (:attr:`RemoteSession.link_note`): why, press q,
+    then ``hint`` (how to come back), wrapped in at most ``lines`` lines of ``width``
+    columns after the "⚠ " the table screen puts first (LinkLine: 80 columns less its
+    padding). A long ``why`` is shortened (at a space) to make room for the hint, or left
+    out when less than half of it would be left; a hint that cannot fit even so is left to
+    the lobby's notice and the farewell.
+
+    >>> fitted_lost_note("the game is over", "")
+    'Disconnected (the game is over): press q to quit'
+    >>> fitted_lost_note("could not reconnect: " + "so many words " * 20,
+    ...                  "Come back with: pokeroulette join @ana")[-86:]
+    'so many words so many words…): press q to quit. Come back with: pokeroulette join @ana'
+    """
+    plain = _("Disconnected ({why}): press q to quit").format(why=why)
+    if not hint:
+        return plain
+
+    def fits(text: str) -> bool:
+        # (as the screen wraps: at spaces, a word longer than a line cut; not at hyphens)
+        return len(textwrap.wrap("⚠ " + text, width, break_on_hyphens=False)) <= lines
+
+    def note(reason: str) -> str:
+        return _("Disconnected ({why}): press q to quit. {hint}").format(why=reason, hint=hint)
+
+    if fits(note(why)):
+        return note(why)
+    words = why.split(" ")
+    while len(words) > 1:
+        words.pop()
+        shorter = " ".join(words).rstrip(" ,;:") + "…"
+        if len(shorter) < max(24, len(why) // 2):  # ("could not reconnect: the…": no)
+            break
+        if fits(note(shorter)):
+            return note(shorter)
+    bare = _("Disconnected: press q to quit. {hint}").format(hint=hint)
+    return bare if fits(bare) else plain
 
 
 def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
@@ -131,6 +196,18 @@ def _port(text: str) -> int:
     return int(text)
 
 
+def connect_failed(exc: BaseException, address: str) -> ConnectError:
+    """A TCP connection to ``address`` that could not be made, in words: ``gone`` when
+    nothing listens there, else worth trying again (a timeout, no route, a name not found)."""
+    if refused(exc):
+        return ConnectError(_("the table at {address} is not running; nothing listens on that "
+                              "port").format(address=address), retry=True, gone=True)
+    why = _("timed out") if isinstance(exc, (TimeoutError, asyncio.TimeoutError)) else \
+        getattr(exc, "strerror", None) or exc.__class__.__name__
+    return ConnectError(_("cannot reach {address} ({why})").format(address=address, why=why),
+                        retry=True)
+
+
 class RemoteSession(Session):
     """A seat (or a spectator's chair) at a table hosted elsewhere."""
 
@@ -142,6 +219,7 @@ class RemoteSession(Session):
                  deltas: bool = True,
                  connect_timeout: float = 10.0, act_timeout: float = 15.0,
                  retry_delays: tuple[float, ...] = (0.2, 0.5, 1, 2, 3, 5, 5, 5, 10, 10, 10, 10),
+                 gone_after: float = 15.0,
                  limit: int = P.CLIENT_MAX_LINE, unix: Target | None = None,
                  server_uid: int | None = None, tls: bool = False,
                  fingerprint: str | None = None, known: Any = None) -> None:
@@ -159,7 +237,12 @@ class RemoteSession(Session):
         self.reconnect = reconnect
         self.on_token = on_token
         self.connect_timeout, self.act_timeout = connect_timeout, act_timeout
+        # a lost connection is tried again after each of ``retry_delays`` (some 62 s in all:
+        # a network blip, a timeout, an unreachable host may pass), but once the table's
+        # machine has said for ``gone_after`` seconds that nothing listens there (the host's
+        # process ended: refused, or its socket gone), no more: the table is not running
         self.retry_delays = retry_delays
+        self.gone_after = gone_after
         self.limit = limit
         self.seat: int | None = None
         self.local_seats = ()
@@ -182,6 +265,16 @@ class RemoteSession(Session):
         # while not connected in a game: what the table screen says on a line of its own
         # ("Connection lost: reconnecting…", or why it ended); "" when connected
         self.link_note = ""
+        # the connection's state in so many words: trying to get the connection back, and
+        # ended (no more tries: lost, left, or the host ended it), with why when it was not
+        # this terminal that ended it
+        self.reconnecting = False
+        self.ended = False
+        self.end_reason = ""
+        # how to come back to this table once the connection is lost for good: a line, or a
+        # callable that says it then (the app that shows the session sets it); the lost
+        # note ends with it when it fits (:func:`fitted_lost_note`)
+        self.way_back: str | Callable[[], str] = ""
         self.game_started = False
         self._unreadable: set[str] = set()  # message types said unreadable on this connection
         self._view: SeatView | None = None
@@ -244,8 +337,9 @@ class RemoteSession(Session):
             try:  # checks who listens before a byte is sent
                 reader, writer = await open_verified(self.unix, limit=self.limit,
                                                      timeout=self.connect_timeout)
-            except UnixError as exc:
-                raise ConnectError(str(exc), retry=exc.retry) from None
+            except UnixError as exc:  # (its cause: a socket missing or refused, or not)
+                raise ConnectError(str(exc), retry=exc.retry,
+                                   gone=exc.retry and refused(exc.__context__)) from None
             return await self._hello(reader, writer)
         context = None
         if self.tls:
@@ -260,10 +354,7 @@ class RemoteSession(Session):
                                  "with --no-tls, join with --no-tls (and only on a network you "
                                  "trust)").format(address=f"{self.host}:{self.port}")) from None
         except (OSError, asyncio.TimeoutError) as exc:
-            why = exc.strerror or exc.__class__.__name__ if isinstance(exc, OSError) \
-                else _("timed out")
-            raise ConnectError(_("cannot reach {address} ({why})").format(
-                address=f"{self.host}:{self.port}", why=why), retry=True) from None
+            raise connect_failed(exc, f"{self.host}:{self.port}") from None
         problem = self._check_tcp_server(writer) or self._check_certificate(writer)
         if problem:
             writer.close()
@@ -397,24 +488,40 @@ class RemoteSession(Session):
         self._pending.clear()
 
     async def _reconnect(self, reason: str) -> bool:
+        """Try to get the connection back: after each of ``retry_delays`` while the table
+        cannot be reached (a blip), but only for ``gone_after`` seconds of answers that
+        nothing listens there (the host's process ended: a host that serves the table again
+        in that time gets its players back). False, the session finished, when it gave up."""
+        self.reconnecting = True
         self.link_note = _("Connection lost: reconnecting…")
         self._note(_("Connection lost ({why}); reconnecting…").format(why=reason))
         last = ""
-        for delay in self.retry_delays:
-            await asyncio.sleep(delay)
-            if self._closing:
-                return False
-            try:
-                await self._open()
-            except ConnectError as exc:
-                last = str(exc)
-                if not exc.retry:
-                    break  # refused, or someone else listens there: trying again will not help
-                continue
-            self.link_note = ""
-            self._note(_("Reconnected: your seat, stack and cards are as you left them")
-                       if self.seat is not None else _("Reconnected: watching the table"))
-            return True
+        loop = asyncio.get_running_loop()
+        gone_since: float | None = None  # (the first of the latest "nothing listens there")
+        try:
+            for delay in self.retry_delays:
+                await asyncio.sleep(delay)
+                if self._closing:
+                    return False
+                try:
+                    await self._open()
+                except ConnectError as exc:
+                    last = str(exc)
+                    if not exc.retry:
+                        break  # refused by the table, or someone else listens there
+                    if not exc.gone:
+                        gone_since = None
+                    elif gone_since is None:
+                        gone_since = loop.time()
+                    elif loop.time() - gone_since >= self.gone_after:
+                        break  # the table is not running: no use waiting a minute
+                    continue
+                self.link_note = ""
+                self._note(_("Reconnected: your seat, stack and cards are as you left them")
+                           if self.seat is not None else _("Reconnected: watching the table"))
+                return True
+        finally:
+            self.reconnecting = False
         self._finish(_("could not reconnect: {why}").format(why=last or reason))
         return False
 
@@ -423,12 +530,30 @@ class RemoteSession(Session):
             return
         self._closed = True
         self.connected = False
+        self.reconnecting = False
+        self.ended = True
         if not self._closing:  # (not when this terminal closed it)
-            self.link_note = _("Disconnected ({why}): press q to quit").format(why=note)
+            self.end_reason = note
+            self.link_note = fitted_lost_note(note, self._way_back())
         if self._watching is not None and not self._watching.done():
             self._watching.set_result(None)
         self._updates.put_nowait(Update(note=note, closed=True))
         self._lobby_q.put_nowait({"type": "closed", "reason": note})
+
+    @property
+    def lost_for_good(self) -> bool:
+        """The connection ended, not by this terminal, and no more tries are made (the
+        host may have ended the table: :attr:`table_closed`)."""
+        return self.ended and not self._closing
+
+    def _way_back(self) -> str:
+        """:attr:`way_back` now, in a line ("" when unknown)."""
+        try:
+            hint = self.way_back() if callable(self.way_back) else self.way_back
+        except Exception:  # (only words: never worth a traceback)
+            log.exception("the way back to the table could not be said")
+            return ""
+        return " ".join(str(hint or "").split())
 
     def _note(self, text: str) -> None:
         if self.game_started:

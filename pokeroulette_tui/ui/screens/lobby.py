@@ -475,26 +475,41 @@ class LobbyApp(PokerApp):
         self._lost = lost
         self._gone = table_gone  # (the host's: its table's process ended, no use waiting)
         self._told = False
+        if session is not None:  # (the SSH room's app has no table yet)
+            # the table screen's lost-for-good line ends with the way back, when it fits
+            session.way_back = self.way_back
 
     def on_mount(self) -> None:  # (PokerApp's runs too: Textual calls each class's)
         self.set_interval(1.0, self._watch_link, name="lost table")
 
     def come_back(self) -> str:
-        """How to get back to the table once this connection to it is gone for good."""
+        """How to get back to the table once this connection to it is gone for good ("" once
+        the game is over: there is nothing to come back to)."""
         if self._lost is not None:
             return self._lost()
+        if self.remote is not None and self._over():
+            return ""
         from pokeroulette_tui.net.launch import come_back
 
         return come_back(self.back) if self.back else ""
 
+    def way_back(self) -> str:
+        """:meth:`come_back` in one line, for the table screen's lost-for-good line (the
+        host's whole story, the crash command and the seat, is in the notice and the
+        farewell)."""
+        lines = self.come_back().splitlines()
+        return lines[0] if lines else ""
+
     def lost_for_good(self) -> bool:
         """The connection ended, not by this terminal, and no more tries are made (or the
-        host's own table's process ended: the tries will not find it)."""
+        host's own table's process ended: the tries will not find it). Not once the game
+        is over: its end is on the screen, and nothing is lost."""
         s = self.remote
-        if s is None or s.connected or not s.link_note:
+        if s is None or s.connected or self._over():
             return False  # (the SSH room's app: no table yet)
-        return (s.link_note != _("Connection lost: reconnecting…")
-                or (self._gone is not None and self._gone()))
+        if s.lost_for_good:
+            return True
+        return s.reconnecting and self._gone is not None and self._gone()
 
     def _watch_link(self) -> None:
         """Once the table is lost for good, say at once how to get back to it (the
@@ -511,7 +526,7 @@ class LobbyApp(PokerApp):
         from pokeroulette_tui.net import launch
 
         s = self.remote
-        if not s.connected and s.link_note:  # lost for good, or still reconnecting
+        if not s.connected and (s.reconnecting or s.lost_for_good):  # (or trying still)
             words = launch.lost_words(s, self.come_back())
         else:
             held = s.game_started and s.seat is not None and not self._over()
