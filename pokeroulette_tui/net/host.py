@@ -240,7 +240,6 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         tell (the jokers, for a one-deck hand) as they move. Who was shown what is whole
         once a hand (and in every checkpoint: ``whole``); the openings after that are
         appended (:meth:`_net_appends`)."""
-        host_seat = next((i for i, p in enumerate(self.players) if p.host), None)
         c = self.committer
         moving = bool(c.cards) and self.table is not None
         # the moving parts are made again only when they may have changed (the same object
@@ -265,6 +264,7 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         key = tuple((p.token_digest, p.uid, p.host) for p in self.players)
         if self._seats_key != key:
             self._seats_key = key
+            host_seat = next((i for i, p in enumerate(self.players) if p.host), None)
             self._seats_part = {
                 "tokens": {str(i): p.token_digest for i, p in enumerate(self.players)
                            if p.token_digest},
