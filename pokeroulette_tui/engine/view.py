@@ -168,25 +168,29 @@ def player_view(state: GameState, i: int, viewer: int | None) -> PlayerView:
     """Seat ``i`` as ``viewer`` may see it (None = a spectator)."""
     s = state.seats[i]
     mine = viewer == i
-    if len(s.stock) == len(s.stock_public) and (mine or all(s.stock_public)):
-        stock = tuple(s.stock)
+    stock, public = s.stock, s.stock_public
+    if len(stock) == len(public) and (mine or all(public)):
+        shown_stock = tuple(stock)
     else:
-        stock = tuple(c if pub else None for c, pub in zip(s.stock, s.stock_public))
+        shown_stock = tuple([c if pub else None for c, pub in zip(stock, public)])
+    actives = s.actives
     if s.actives_up:
-        actives = tuple(s.actives)
+        shown_actives = tuple(actives)
     elif s.moved and (mine or s.moved == 1):
-        actives = tuple([None] * (len(s.actives) - 1) + [s.actives[-1]])
+        shown_actives = (None,) * (len(actives) - 1) + (actives[-1],)
     else:
-        actives = (None,) * len(s.actives)
+        shown_actives = (None,) * len(actives)
     hand = tuple(s.hand) if mine or s.shown else (None,) * len(s.hand)
-    return _made(PlayerView, {
+    obj = _new(PlayerView)  # (as _made: the same instance, without the generated __init__)
+    obj.__dict__.update({
         "seat": i, "name": s.name, "chips": s.chips, "tokens": s.tokens, "status": s.status,
         "is_bot": s.is_bot, "in_hand": s.in_hand, "folded": s.folded, "all_in": s.all_in,
-        "bet": s.bet, "contributed": s.contributed, "stock": stock,
-        "stock_public": tuple(s.stock_public), "actives": actives, "actives_up": s.actives_up,
+        "bet": s.bet, "contributed": s.contributed, "stock": shown_stock,
+        "stock_public": tuple(public), "actives": shown_actives, "actives_up": s.actives_up,
         "added": tuple(s.added), "reason": s.reason, "hand": hand, "drawn": s.drawn,
         "last_life": s.last_life, "sit_out_hands": s.sit_out_hands, "shown": s.shown,
         "won": s.won, "out_hand": s.out_hand, "out_score": s.out_score})
+    return obj
 
 
 _dealer_to_act: Any = None

@@ -129,6 +129,9 @@ class DeckCommitter:
         self._unique_stamp: tuple[int, int] = (0, 0)
         self._shoe: list[Card] | None = None
         self._fixed: dict[str, Any] | None = None  # this hand's cards and nonces, as saved
+        self._covered: dict[int | None, tuple[dict[int, None], list[int]]] = {}
+        """Per viewer, the indices of its last :meth:`open` (all opened since) and the
+        ``revealed`` entry they are in: the same indices again are looked up no more."""
 
     def refresh(self, state: GameState) -> list[dict[str, Any]]:
         """Commit to a new shoe or to reshuffled cards; returns the ``commit`` messages."""
@@ -138,7 +141,7 @@ class DeckCommitter:
             self._shoe = state.shoe_order
             self.hand_no = state.hand_no
             self.cards, self.nonces, self.commitments, self.pos = [], [], [], {}
-            self.revealed, self.unsaved, self._fixed = {}, [], None
+            self.revealed, self.unsaved, self._fixed, self._covered = {}, [], None, {}
             self._unique_stamp = (0, 0)  # (a new list may get the old one's id)
             if isinstance(rng, _Tracking):
                 rng.reshuffled.clear()
@@ -202,8 +205,14 @@ class DeckCommitter:
         the viewer is shown) this viewer has not been opened yet; they count as opened now."""
         if not self.cards:
             return []
+        if type(indices) is not list:
+            indices = list(indices)
         seen = self.revealed.setdefault(viewer, {})
+        last = self._covered.get(viewer)
+        if last is not None and last[0] is seen and last[1] == indices:
+            return []  # the same cards as this viewer's last call: all opened then
         new = [i for i in indices if i not in seen]  # mostly none: every card seen before
+        self._covered[viewer] = (seen, indices.copy())
         out = []
         for i in new:
             if i not in seen:  # (an index twice in ``indices``: opened once)
@@ -316,7 +325,7 @@ class DeckCommitter:
                     self.pos[id(obj)] = i
         # an object shared by two zones (a stock card also listed in "added") is re-linked
         # to the same index object above; reshuffled cards keep only their newest index
-        self.revealed = {}
+        self.revealed, self._covered = {}, {}
         for v, ix in data.get("revealed", []):  # (a viewer may come more than once: appended)
             self.revealed.setdefault(v, {}).update(dict.fromkeys(int(i) for i in ix))
         self.unsaved = []

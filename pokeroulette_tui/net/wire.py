@@ -6,17 +6,26 @@ it is the same for everyone: what a spectator sees (:func:`view_for` with no sea
 once per action). What a seat sees beyond that is its own player's cards and, on its betting
 turn, its options; its events differ only in the private events about itself. So:
 
-- the public view is projected once and its head (everything but the players) encoded once;
-- each player's public entry is encoded again only when that player changed;
+- the public view is projected once; its head (everything but the players) is kept field by
+  field as JSON (``"name":value``), and only the fields whose value changed since the last
+  build are encoded again;
+- each player's public entry is made again only when that player changed, and then only its
+  changed fields are encoded (an unchanged field keeps its text);
 - each seat's own entry (its hidden cards) comes from :func:`player_view` for that seat, the
   only projection of hidden cards, and is projected again only when that seat's cards
   change; its JSON is the public entry's, cut around the card lists a seat sees of its own,
   with that seat's lists put in (nothing is encoded again when only chips or bets change);
   its options come from :func:`~pokeroulette_tui.engine.betting.bet_options`, as
-  :func:`view_for` gives them, on its betting turn only;
+  :func:`view_for` gives them, for the seat to act only;
 - each event is encoded once in each redaction;
-- the deck openings: the committed indices of the public cards are looked up once, and each
-  seat gets those it has not been opened yet (plus its own cards' and private events').
+- a delta's changed fields are those whose JSON text changed (kept texts are the same
+  objects, so mostly an identity check);
+- the deck openings: the committed indices of the public cards are looked up again only
+  when a public card object (two decks hold equal cards) or the committer's shoe changed,
+  and each seat gets those it has not been opened yet (plus its own cards' and private
+  events'); the committer answers a viewer's same indices again without looking them up;
+- the line is joined from pieces encoded to UTF-8 once (the public entries, the head, the
+  events and tail), not encoded again whole for each seat.
 
 A seat's message is spliced from those pieces. A test holds each message equal to
 ``view_for(state, seat).to_dict()`` without the rules, which the ``lobby`` message carries
@@ -33,6 +42,7 @@ from typing import Any, Callable, Iterable
 from pokeroulette_tui.engine import betting
 from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.result import HandResult
 from pokeroulette_tui.engine.state import GameState, Seat
 from pokeroulette_tui.engine.view import PlayerView, SeatView, player_view, view_for
 from pokeroulette_tui.net import protocol as P
@@ -50,6 +60,22 @@ _TEXT = P._TEXT
 
 _dumps: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 """As :func:`protocol.encode` writes JSON (compact, UTF-8 kept); one encoder for every call."""
+_str_json: Callable[[str], str] = json.encoder.encode_basestring  # type: ignore[attr-defined]
+"""A text as that encoder writes it (the same function it calls)."""
+
+
+def _json(v: Any) -> str:
+    """``_dumps(v)``, without the encoder's set-up for the plain values most fields hold."""
+    t = type(v)
+    if t is int:
+        return int.__repr__(v)
+    if t is str:
+        return _str_json(v)
+    if v is None:
+        return "null"
+    if t is bool:
+        return "true" if v else "false"
+    return _dumps(v)
 
 Reveal = Callable[[int | None, Iterable[Card | None]], list[list[Any]]]
 
@@ -75,73 +101,161 @@ def _player_dict(p: PlayerView) -> dict[str, Any]:
     return d
 
 
-def _head_dict(v: SeatView) -> dict[str, Any]:
-    """``view.to_dict()`` without seat, rules, options and players (in the same order)."""
-    d = dict(zip(_HEAD_FIELDS, _HEAD(v)))
-    d["suit_draw"] = [_TEXT[c] for c in v.suit_draw]
-    d["discards"] = [None if c is None else _TEXT[c] for c in v.discards]
-    d["match"] = None if v.match is None else _TEXT[v.match]
-    d["last_match"] = None if v.last_match is None else _TEXT[v.last_match]
-    d["pots"] = [[a, list(e)] for a, e in v.pots]
-    d["pending"] = list(v.pending)
-    d["decider"] = list(v.decider) if v.decider is not None else None
-    d["result"] = P.result_to_wire(v.result)
-    return d
+def _object_json(d: dict[str, Any]) -> str:
+    """``_dumps(d)`` for a dict, each value written by :func:`_json`."""
+    if not all(type(k) is str for k in d):
+        return _dumps(d)
+    return "{" + ",".join([_str_json(k) + ":" + _json(v) for k, v in d.items()]) + "}"
+
+
+_EVENT_TO_DICT = Event.to_dict
+
+
+def _event_json(e: Event) -> str:
+    """``_dumps(e.to_dict())``, written field by field (the same text)."""
+    if type(e).to_dict is not _EVENT_TO_DICT:
+        return _dumps(e.to_dict())
+    try:
+        cards = _cards_json(e.cards)
+    except (KeyError, TypeError):  # (not a card of the shoe's kinds: as to_dict writes it)
+        return _dumps(e.to_dict())
+    j = _json
+    return (f'{{"kind":{j(e.kind)},"text":{j(e.text)},"seat":{j(e.seat)},'
+            f'"cards":{cards},"amount":{j(e.amount)},'
+            f'"private":{j(e.private)},"public_text":{j(e.public_text)},'
+            f'"hand_no":{j(e.hand_no)}}}')
 
 
 _MARK = "\x00own\x00"
-"""A text no entry holds (JSON writes the NUL as ``\\u0000``): where the own card lists go."""
-_MARK_JSON = _dumps(_MARK)
+"""A text no entry holds (JSON writes the NUL as ``\\u0000``)."""
+
+_PLAYER_NAMES = tuple(_str_json(k) + ":" for k in P._PLAYER_FIELDS)
+"""Each player field's JSON name and colon: an entry is ``{`` + its fields' ``name:value``
+joined by commas + ``}``, as the encoder writes a dict."""
+_PLAYER_CARDS_AT = frozenset(P._PLAYER_FIELDS.index(k) for k in P._CARD_KEYS)
+_STOCK_PUBLIC_AT = P._PLAYER_FIELDS.index("stock_public")
+_OWN_AT = tuple(P._PLAYER_FIELDS.index(k) for k in _OWN_CARDS)
+_PLAYER_AT = range(len(P._PLAYER_FIELDS))
+assert list(_OWN_AT) == sorted(_OWN_AT)
+
+
+def _player_field(j: int, v: Any) -> str:
+    """Player field ``j`` with value ``v`` as the entry's JSON writes it (``"name":value``)."""
+    if j in _PLAYER_CARDS_AT:
+        return _PLAYER_NAMES[j] + _cards_json(v)
+    if j == _STOCK_PUBLIC_AT:
+        return _PLAYER_NAMES[j] + _dumps(list(v))
+    return _PLAYER_NAMES[j] + _json(v)
+
+
+def _fields_diff(old: list[str], new: list[str]) -> str:
+    """The fields of an entry (as ``"name":value`` texts) that differ from ``old``'s, as a
+    JSON object (a changed player in a delta: the client updates its entry with them).
+    Changed as JSON writes it: ``1`` is not ``true``."""
+    return "{" + ",".join([f for f, o in zip(new, old) if f is not o and f != o]) + "}"
 
 
 class _Public:
-    """One player's public entry: the fields it was made from, as a dict and as JSON, and
+    """One player's public entry: the fields it was made from, each field's JSON (only the
+    fields changed since the seat's previous entry encoded again), the entry's JSON, and
     that JSON cut around its own card lists (``stock``, ``actives``, ``hand``) so that a
     seat's own entry is spliced from it without encoding anything again."""
 
-    __slots__ = ("key", "entry", "text", "cut")
+    __slots__ = ("key", "player", "fields", "text", "_cut", "_entry", "_data")
 
-    def __init__(self, p: PlayerView) -> None:
-        self.key = _PLAYER_KEY(p)
-        self.entry = _player_dict(p)
-        e = self.entry
-        cut = _dumps({**e, **dict.fromkeys(_OWN_CARDS, _MARK)}).split(_MARK_JSON)
-        if len(cut) == 4:
-            self.cut: list[str] | None = cut
-            self.text = "".join((cut[0], _cards_json(p.stock), cut[1], _cards_json(p.actives),
-                                 cut[2], _cards_json(p.hand), cut[3]))
-        else:  # (a name or reason that is the mark itself: encoded whole instead)
-            self.cut = None
-            self.text = _dumps(e)
+    def __init__(self, p: PlayerView, prev: "_Public | None" = None,
+                 key: tuple[Any, ...] | None = None) -> None:
+        self.key = key = _PLAYER_KEY(p) if key is None else key
+        self.player = p
+        self._entry: dict[str, Any] | None = None
+        if prev is None:
+            f = [_player_field(j, v) for j, v in enumerate(key)]
+        else:  # (equal values write the same JSON: as equal keys reuse a whole entry)
+            f = list(prev.fields)
+            old = prev.key
+            for j in [j for j, v, o in zip(_PLAYER_AT, key, old) if v is not o]:
+                v, o = key[j], old[j]
+                if o != v or type(o) is not type(v):
+                    f[j] = _player_field(j, v)
+        self.fields = f
+        self.text = "{" + ",".join(f) + "}"
+        self._cut: list[str] | None | bool = False  # (made when a seat's own entry needs it)
+        self._data = b""
+
+    @property
+    def data(self) -> bytes:
+        """``text`` encoded (once)."""
+        if not self._data:
+            self._data = self.text.encode("utf-8")
+        return self._data
+
+    @property
+    def cut(self) -> list[str] | None:
+        """The entry's JSON before, between and after its own card lists (None: an entry
+        whose texts hold the mark, encoded whole instead, as the cut around it once was)."""
+        if self._cut is False:
+            p, f = self.player, self.fields
+            if _MARK in (p.name, p.status, p.reason):
+                self._cut = None
+            else:
+                names, (a, b, c) = _PLAYER_NAMES, _OWN_AT
+                self._cut = ["{" + ",".join(f[:a] + [names[a]]),
+                             "," + ",".join(f[a + 1:b] + [names[b]]),
+                             "," + ",".join(f[b + 1:c] + [names[c]]),
+                             ("," + ",".join(f[c + 1:]) if c + 1 < len(f) else "") + "}"]
+        return self._cut  # type: ignore[return-value]
+
+    @property
+    def entry(self) -> dict[str, Any]:
+        """The entry as a dict (``view.to_dict()["players"][i]``)."""
+        if self._entry is None:
+            self._entry = _player_dict(self.player)
+        return self._entry
 
 
 class _Own:
     """One seat's own view of its player, the seat objects it was projected from, and its
     entry's JSON (made again only when the public entry or the own cards change)."""
 
-    __slots__ = ("key", "seat_cards", "player", "texts", "jsons", "cards", "public_text",
-                 "text", "_indices", "_stamp")
+    __slots__ = ("key", "seat_cards", "player", "jsons", "cards", "public_text",
+                 "text", "fields", "_indices", "_stamp", "_len", "_data", "_data_text")
 
-    def __init__(self, s: Seat, player: PlayerView) -> None:
-        self.key = _own_key(s)
+    def __init__(self, s: Seat, player: PlayerView, key: tuple[Any, ...] | None = None) -> None:
+        self.key = _own_key(s) if key is None else key
         # keeps the key's card objects alive, so that their ids stay theirs while cached
         self.seat_cards = (tuple(s.stock), tuple(s.actives), tuple(s.hand))
         self.player = player
-        self.texts = {k: _texts(getattr(player, k)) for k in _OWN_CARDS}
-        self.jsons = [_cards_json(getattr(player, k)) for k in _OWN_CARDS]
-        self.cards: list[Card | None] = [c for k in _OWN_CARDS for c in getattr(player, k)]
+        self.jsons = [_cards_json(player.stock), _cards_json(player.actives),
+                      _cards_json(player.hand)]
+        self.cards: list[Card | None] = [*player.stock, *player.actives, *player.hand]
         self.public_text: str | None = None
         self.text = ""
+        self.fields: list[str] = []
         self._indices: list[int] = []
-        self._stamp: tuple[Any, int] | None = None
+        self._stamp: list[Card] | None = None
+        self._len = 0
+        self._data = b""
+        self._data_text = ""
+
+    @property
+    def data(self) -> bytes:
+        """``text`` encoded (again only when it changes)."""
+        if self._data_text is not self.text:
+            self._data, self._data_text = self.text.encode("utf-8"), self.text
+        return self._data
+
+    @property
+    def texts(self) -> dict[str, list[str | None]]:
+        """The own card lists as the entry's dict holds them."""
+        return {k: _texts(getattr(self.player, k)) for k in _OWN_CARDS}
 
     def indices(self, committer: DeckCommitter) -> list[int]:
         """The committed indices of the cards only this seat sees of its own (looked up again
         when the committer's cards change: a new shoe or a reshuffle)."""
-        stamp = (committer.cards, len(committer.cards))
-        if self._stamp is None or self._stamp[0] is not stamp[0] or self._stamp[1] != stamp[1]:
+        cards = committer.cards
+        if self._stamp is not cards or self._len != len(cards):
             self._indices = committer.indices(self.cards)
-            self._stamp = stamp
+            self._stamp, self._len = cards, len(cards)  # (held: its id stays its own)
         return self._indices
 
     def fits(self, s: Seat) -> bool:
@@ -150,16 +264,24 @@ class _Own:
     def entry_text(self, public: _Public) -> str | None:
         """The seat's own entry as JSON, or None when it is the public one (nothing hidden
         from the others): the public entry's JSON with this seat's own card lists spliced in
-        (exactly what encoding the entry with them would give)."""
+        (exactly what encoding the entry with them would give). Its fields' JSON are in
+        ``fields`` (the public entry's when it is the public one)."""
         if self.public_text is not public.text:
-            e, t = public.entry, self.texts
-            if all(t[k] == e[k] for k in _OWN_CARDS):
+            p, k = self.player, public.key
+            a, b, c = _OWN_AT
+            if p.stock == k[a] and p.actives == k[b] and p.hand == k[c]:
                 self.text = ""
-            elif public.cut is None:
-                self.text = _dumps({**e, **t})
+                self.fields = public.fields
             else:
-                c, j = public.cut, self.jsons
-                self.text = "".join((c[0], j[0], c[1], j[1], c[2], j[2], c[3]))
+                f = list(public.fields)
+                for at, j in zip(_OWN_AT, self.jsons):
+                    f[at] = _PLAYER_NAMES[at] + j
+                self.fields = f
+                if public.cut is None:
+                    self.text = _dumps({**public.entry, **self.texts})
+                else:
+                    t, j = public.cut, self.jsons
+                    self.text = "".join((t[0], j[0], t[1], j[1], t[2], j[2], t[3]))
             self.public_text = public.text
         return self.text or None
 
@@ -171,14 +293,50 @@ def _own_key(s: Seat) -> tuple[Any, ...]:
             s.actives_up, s.moved, tuple(map(id, s.hand)), s.shown)
 
 
-def _diff(old: dict[str, Any] | None, new: dict[str, Any]) -> str:
-    """The fields of ``new`` that differ from ``old``'s, as JSON (a changed player in a
-    delta: the client updates its entry with them)."""
-    if old is None:
-        return _dumps(new)
-    # (changed as JSON would write it: ``1`` is not ``true``)
-    return _dumps({k: v for k, v in new.items()
-                   if (o := old.get(k, _MARK)) != v or type(o) is not type(v)})
+_HEAD_NAMES = tuple(_str_json(k) + ":" for k in _HEAD_FIELDS)
+
+
+def _head_field(j: int, v: Any) -> str:
+    """Head field ``j`` with value ``v`` as ``view.to_dict()`` is encoded (``"name":value``)."""
+    name = _HEAD_FIELDS[j]
+    if name in ("suit_draw", "discards"):
+        text = _cards_json(v)
+    elif name in ("match", "last_match"):
+        text = _CARD_JSON[v]
+    elif name == "pots":
+        text = _dumps([[a, list(e)] for a, e in v])
+    elif name == "pending":
+        text = _dumps(list(v))
+    elif name == "decider":
+        text = _dumps(list(v)) if v is not None else "null"
+    elif name == "result":
+        text = _dumps(P.result_to_wire(v))
+    else:
+        text = _json(v)
+    return _HEAD_NAMES[j] + text
+
+
+_RESULT_AT = _HEAD_FIELDS.index("result")
+_HEAD_AT = range(len(_HEAD_FIELDS))
+
+
+def _head_fields(values: tuple[Any, ...], old: tuple[Any, ...] | None,
+                 fields: list[str] | None) -> list[str]:
+    """The head's fields as ``"name":value`` texts: those whose value is the same as in
+    ``old`` (and of the same type: ``1`` is not ``true``) kept from ``fields``. A result is
+    kept only while it is the same object of an immutable kind (a dict could change)."""
+    if old is None or fields is None:
+        return [_head_field(j, v) for j, v in enumerate(values)]
+    f = list(fields)
+    for j in [j for j, v, o in zip(_HEAD_AT, values, old) if v is not o or j == _RESULT_AT]:
+        v, o = values[j], old[j]
+        if j == _RESULT_AT:
+            if o is v and (v is None or type(v) is HandResult):
+                continue
+        elif v == o and type(o) is type(v):
+            continue
+        f[j] = _head_field(j, v)
+    return f
 
 
 def _options(state: GameState, seat: int) -> str:
@@ -204,32 +362,54 @@ class StateMessages:
         self._public: list[_Public] = []
         self.serial = 0
         """The serial of the last tracked build (0: none yet)."""
-        self._head: dict[str, Any] | None = None      # the last tracked build's public head
-        self._texts: list[str] = []                   # … its players' public JSON
-        self._entries: list[dict[str, Any]] = []      # … and entries
-        self._seen: dict[int | None, tuple[int, str, str, dict[str, Any] | None]] = {}
+        self._values: tuple[Any, ...] | None = None   # the last build's head values
+        self._fields: list[str] | None = None          # … and their JSON (``"name":value``)
+        self._head: list[str] | None = None    # the last tracked build's head fields' JSON
+        self._texts: list[str] = []            # … its players' public JSON
+        self._players_fields: list[list[str]] = []  # … and their fields' JSON
+        self._public_idx: tuple[Any, ...] | None = None  # see _public_indices
+        self._shown: dict[int, tuple[list[int], list[int], list[int]]] = {}
+        """Per seat, the public cards' and its own cards' indices and the two together."""
+        self._seen: dict[int | None, tuple[int, str, str, list[str] | None]] = {}
         """Per seat, its last tracked line: (serial, its own player entry's JSON, options,
-        that entry)."""
+        that entry's fields' JSON)."""
 
     def own_player(self, state: GameState, seat: int) -> _Own:
         """``seat``'s own entry as :func:`view_for` gives it (projected again only when the
         seat's cards change)."""
         s = state.seats[seat]
         own = self._own.get(seat)
-        if own is None or not own.fits(s):
-            own = self._own[seat] = _Own(s, player_view(state, seat, seat))
+        key = _own_key(s)
+        if own is None or own.key != key:
+            own = self._own[seat] = _Own(s, player_view(state, seat, seat), key)
         return own
 
     def _players(self, public: SeatView) -> list[_Public]:
-        """Each player's public entry, encoded again only if it changed."""
+        """Each player's public entry, encoded again only if it changed (and then only its
+        changed fields)."""
         out = self._public
         del out[len(public.players):]
         for i, p in enumerate(public.players):
             if i == len(out):
                 out.append(_Public(p))
-            elif out[i].key != _PLAYER_KEY(p):
-                out[i] = _Public(p)
+            else:
+                key = _PLAYER_KEY(p)
+                if out[i].key != key:
+                    out[i] = _Public(p, out[i], key)
         return out
+
+    def _public_indices(self, public: SeatView, committer: DeckCommitter) -> list[int]:
+        """``committer.indices(public.all_cards())``, looked up again only when a public
+        card object or the committer's cards (a new shoe, a reshuffle) changed."""
+        cards = list(chain(public.suit_draw, (public.match, public.last_match),
+                           public.discards, *[chain(p.stock, p.actives, p.hand, p.added)
+                                              for p in public.players]))
+        key = (committer.cards, len(committer.cards), tuple(map(id, cards)))
+        last = self._public_idx
+        if last is None or last[0] is not key[0] or last[1:3] != key[1:]:
+            # (holds the cards, so that their ids stay theirs while cached)
+            self._public_idx = last = (*key, committer.indices(cards), cards)
+        return last[3]
 
     def build(self, state: GameState, seats: Iterable[int | None], events: list[Event],
               head: dict[str, Any], tail: dict[str, Any], reveal: Reveal | DeckCommitter,
@@ -246,42 +426,60 @@ class StateMessages:
         builder has none for that seat): only for tracked builds."""
         public = view_for(state, None)
         players = self._players(public)
-        public_json = view_head = ""  # (made once a whole line needs them)
-        head_dict = _head_dict(public)
+        values = _HEAD(public)
+        fields = self._fields = _head_fields(values, self._values, self._fields)
+        self._values = values
         redacted = [e.redacted_for(None) for e in events]
-        event_json = [_dumps(e.to_dict()) for e in redacted]
+        event_json = [_event_json(e) for e in redacted]
         public_events = ",".join(event_json)
-        mine = [e.private and e.seat is not None for e in events]
+        private = {e.seat for e in events if e.private and e.seat is not None}
         want_delta = set(deltas) if track else set()
         base = self.serial
         serial = base + 1 if track else None
-        head_text = _dumps({**head, "serial": serial})[:-1]
+        if "serial" in head or "base" in head:
+            head_text = _dumps({**head, "serial": serial})[:-1]
+            delta_head = _dumps({**head, "serial": serial, "base": base})[:-1]
+        else:  # (the same text: the head's fields, then serial, then base)
+            head_text = _object_json(head)[:-1]
+            head_text += f'{"," if len(head_text) > 1 else ""}"serial":{_json(serial)}'
+            delta_head = f'{head_text},"base":{base}'
         tail_text = _dumps(tail)[1:]
         texts_now = [p.text for p in players]
         same_count = False
         if want_delta:
             last = self._head
             same_count = last is not None and len(self._texts) == len(players)
-            changed_head = _dumps({  # (changed as JSON would write it: 1 is not true)
-                k: v for k, v in head_dict.items()
-                if last is None or (o := last.get(k, _MARK)) != v or type(o) is not type(v)
-            })[1:-1]
+            changed_head = ",".join(fields if last is None else [
+                f for f, o in zip(fields, last) if f is not o and f != o])
             changed_public = [i for i, t in enumerate(texts_now)
                               if not same_count or self._texts[i] is not t and self._texts[i] != t]
             # a changed player's fields that changed (the same for every seat but its own)
-            public_diff = {i: _diff(self._entries[i], players[i].entry)
-                           for i in changed_public} if same_count else {}
-            delta_head = _dumps({**head, "serial": serial, "base": base})[:-1]
+            public_diff = [f"[{i},{_fields_diff(self._players_fields[i], players[i].fields)}]"
+                           for i in changed_public] if same_count else []
+            all_diff = ",".join(public_diff)
         committer = reveal if isinstance(reveal, DeckCommitter) else \
             getattr(reveal, "__self__", None)  # (the committer's own reveal: the same)
         fast = isinstance(committer, DeckCommitter)
-        public_cards = public.all_cards()
         if fast:  # the public cards' indices once; each seat's own cards added
-            public_idx = committer.indices(public_cards)
-            events_idx = committer.indices(c for e in redacted for c in e.cards)
+            public_idx = self._public_indices(public, committer)
+            events_idx = committer.indices(c for e in redacted for c in e.cards) \
+                if events else []
+        else:
+            public_cards = public.all_cards()
         out: dict[int | None, bytes] = {}
-        seen: dict[int | None, tuple[int, str, str, dict[str, Any] | None]] = {}
+        seen: dict[int | None, tuple[int, str, str, list[str] | None]] = {}
         full_seats = set(seats)
+        common_rest = common_delta = line_head = public_data = events_data = tail_data = b""
+        datas: list[bytes] = []
+        delta_data: tuple[bytes, bytes, bytes] | tuple[()] = ()
+
+        def delta_prefix() -> tuple[bytes, bytes, bytes]:
+            """A delta's start up to its view's fields, those fields, and the changed
+            players (for a seat that is not one of them)."""
+            return (f'{delta_head},"view":{{'.encode("utf-8"), changed_head.encode("utf-8"),
+                    all_diff.encode("utf-8"))
+
+        to_act = state.to_act
         for seat in chain(seats, want_delta):
             if seat in seen:
                 continue
@@ -290,68 +488,109 @@ class StateMessages:
             own: _Own | None = None
             options = "null"
             own_text = ""
-            own_entry: dict[str, Any] | None = None
+            own_fields: list[str] | None = None
             if seat is not None:
                 own = self.own_player(state, seat)
-                options = _options(state, seat)
+                if seat == to_act:
+                    options = _options(state, seat)
                 text = own.entry_text(players[seat])
                 if text is None:
                     own = None  # nothing of its own that the others do not see
                     own_text = texts_now[seat]
-                    own_entry = players[seat].entry
+                    own_fields = players[seat].fields
                 else:
                     own_text = text
-                    if track:  # (what its next delta is made against)
-                        own_entry = {**players[seat].entry, **own.texts}
-                if any(m and e.seat == seat for e, m in zip(events, mine)):
-                    shown_events = [e if m and e.seat == seat else r
-                                    for e, r, m in zip(events, redacted, mine)]
-                    texts = ",".join(_dumps(e.to_dict()) if m and e.seat == seat else t
-                                     for e, m, t in zip(events, mine, event_json))
+                    own_fields = own.fields
+                if seat in private:
+                    shown_events = [e if e.private and e.seat == seat else r
+                                    for e, r in zip(events, redacted)]
+                    texts = ",".join(_event_json(e) if e.private and e.seat == seat else t
+                                     for e, t in zip(events, event_json))
             opened = list(extra.get(seat, ())) if extra else []
             if fast:
                 shown = public_idx
-                if own is not None or shown_events is not redacted:
+                if shown_events is not redacted or events_idx:
                     shown = public_idx + (own.indices(committer) if own is not None else [])
                     shown += events_idx if shown_events is redacted else committer.indices(
                         c for e in shown_events for c in e.cards)
+                elif own is not None:  # (the same list as last time while neither changed)
+                    own_idx = own.indices(committer)
+                    last = self._shown.get(seat)
+                    if last is not None and last[0] is public_idx and last[1] is own_idx:
+                        shown = last[2]
+                    else:
+                        shown = public_idx + own_idx
+                        self._shown[seat] = (public_idx, own_idx, shown)
                 opened += committer.open(seat, shown)
             else:
                 opened += reveal(seat, chain(  # type: ignore[operator]
                     public_cards, own.cards if own is not None else (),
                     *(e.cards for e in shown_events)))
-            seat_text = "null" if seat is None else str(int(seat))
-            rest = (f'"events":[{texts}],"reveals":{_dumps(opened) if opened else "[]"},'
-                    f'{tail_text}\n')
+            # (lines are joined from pieces encoded once: the same bytes as encoding the
+            # whole text, as UTF-8 is piece by piece)
+            if not opened and texts is public_events:  # the same for every such seat
+                if not common_rest:
+                    events_data = public_events.encode("utf-8")
+                    tail_data = f",{tail_text}\n".encode("utf-8")
+                    common_rest = b'"events":[%b],"reveals":[]%b' % (events_data, tail_data)
+                rest = common_rest
+            else:
+                if not tail_data:
+                    events_data = public_events.encode("utf-8")
+                    tail_data = f",{tail_text}\n".encode("utf-8")
+                rest = b'"events":[%b],"reveals":%b%b' % (
+                    events_data if texts is public_events else texts.encode("utf-8"),
+                    _dumps(opened).encode("utf-8") if opened else b"[]", tail_data)
             prev = self._seen.get(seat) if seat in want_delta and delta_out is not None else None
             delta = prev is not None and prev[0] == base and same_count
             if seat in full_seats or not delta:
-                if not view_head:
-                    view_head = _dumps(head_dict)[:-1]
-                    public_json = ",".join(texts_now)
-                entries = public_json if own is None else ",".join(
-                    own_text if i == seat else t for i, t in enumerate(texts_now))
-                full = (f'{head_text},"view":{view_head},"seat":{seat_text},'
-                        f'"options":{options},"players":[{entries}]}},{rest}').encode("utf-8")
+                if not line_head:
+                    line_head = f'{head_text},"view":{{{",".join(fields)},"seat":'.encode("utf-8")
+                    datas = [p.data for p in players]
+                    public_data = b",".join(datas)
+                if own is None:
+                    entries = public_data
+                else:
+                    entries = b",".join(datas[:seat] + [own.data] + datas[seat + 1:])
+                full = b'%b%b,"options":%b,"players":[%b]},%b' % (
+                    line_head, b"null" if seat is None else b"%d" % seat,
+                    options.encode("utf-8"), entries, rest)
                 if seat in full_seats:
                     out[seat] = full
                 if seat in want_delta and delta_out is not None and not delta:
                     delta_out[seat] = full  # nothing to build on: the whole line
-            if delta:
+            if delta and rest is common_rest and options == prev[2] and own_text == prev[1] \
+                    and (seat is None or seat not in changed_public):
+                # (nothing of its own new: the same delta as every such seat's)
+                assert delta_out is not None
+                if not common_delta:
+                    delta_data = delta_prefix()
+                    common_delta = b'%b%b},"players":[%b],%b' % (
+                        delta_data[0], delta_data[1], delta_data[2], rest)
+                delta_out[seat] = common_delta
+            elif delta:
                 assert prev is not None and delta_out is not None
-                parts = [changed_head] if changed_head else []
+                if not delta_data:
+                    delta_data = delta_prefix()
+                view = delta_data[1]
                 if options != prev[2]:
-                    parts.append(f'"options":{options}')
-                changed = [f"[{i},{public_diff[i]}]" for i in changed_public if i != seat]
+                    view += b'%b"options":%b' % (b"," if view else b"", options.encode("utf-8"))
+                if seat is None or seat not in changed_public:
+                    changed = delta_data[2]
+                else:
+                    changed = ",".join([d for i, d in zip(changed_public, public_diff)
+                                        if i != seat]).encode("utf-8")
                 if seat is not None and own_text != prev[1]:
-                    changed.append(f"[{seat},{_diff(prev[3], own_entry)}]")
-                delta_out[seat] = (f'{delta_head},"view":{{{",".join(parts)}}},'
-                                   f'"players":[{",".join(changed)}],{rest}').encode("utf-8")
-            seen[seat] = (serial or 0, own_text, options, own_entry)
+                    assert prev[3] is not None and own_fields is not None
+                    mine = f"[{seat},{_fields_diff(prev[3], own_fields)}]".encode("utf-8")
+                    changed = b"%b,%b" % (changed, mine) if changed else mine
+                delta_out[seat] = b'%b%b},"players":[%b],%b' % (delta_data[0], view, changed,
+                                                                 rest)
+            seen[seat] = (serial or 0, own_text, options, own_fields)
         if track:
             self.serial = serial  # type: ignore[assignment]
-            self._head = head_dict
+            self._head = fields
             self._texts = texts_now
-            self._entries = [p.entry for p in players]
+            self._players_fields = [p.fields for p in players]
             self._seen = seen
         return out
