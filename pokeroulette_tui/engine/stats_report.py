@@ -15,11 +15,11 @@ from typing import Any, Iterable
 
 from pokeroulette_tui.engine.cards import parse_card, suit_words
 from pokeroulette_tui.engine.hands import describe_ranks
-from pokeroulette_tui.engine.i18n import N_, _, language, ngettext
+from pokeroulette_tui.engine.i18n import N_, _, language, ngettext, pgettext
 from pokeroulette_tui.engine.i18n import percent as share
-from pokeroulette_tui.engine.result import PotResult
+from pokeroulette_tui.engine.result import PotResult, ShownHand
 from pokeroulette_tui.engine.stats import HandRecord, PlayerStats, Tally, hand_score
-from pokeroulette_tui.engine.words import and_words
+from pokeroulette_tui.engine.words import and_words, value_words
 
 COLUMNS = (("games", N_("games")), ("wins", N_("games\nwon")), ("hands", N_("hands")),
            ("hands_won", N_("hands\nwon")), ("showdowns", N_("showdowns\nreached")),
@@ -50,17 +50,92 @@ def symbols(cards: Iterable[str]) -> str:
 
 
 def score_words(score: tuple[int, ...], kept: str) -> str:
-    """A recorded hand's name in the player's language, rebuilt from its score (category, then
-    its cards' ranks in order); ``kept``, the name recorded with it, in English or when the
-    score names no category.
+    """A recorded hand's name in the player's language (English too), rebuilt from its score
+    (category, then its cards' ranks in order, a joker as what it stood for): never the words
+    stored with it, which are in the language the hand was played in. ``kept``, the name
+    recorded, only when the score names no category (a record of another version).
 
     >>> from pokeroulette_tui.engine.i18n import set_language
-    >>> set_language("en"); score_words((2, 13, 13, 5, 5, 9), "two pair, kings and fives")
-    'two pair, kings and fives'
+    >>> set_language("en"); score_words((1, 8, 8, 13, 10), "pari, kasit")
+    'pair of eights'
+    >>> set_language("sv"); score_words((2, 13, 13, 5, 5, 9), "two pair, kings and fives")
+    'två par, kungar och femmor'
+    >>> set_language("en"); score_words((-1,), "kept")
+    'kept'
     """
-    if language() == "en" or not score or score[0] < 0:
+    from pokeroulette_tui.engine.hands import Category, category_words
+
+    if not score or not 0 <= score[0] <= max(Category):
         return kept
-    return describe_ranks(score[0], list(dict.fromkeys(score[1:])))
+    ranks = list(dict.fromkeys(score[1:]))
+    if not ranks:  # (no cards recorded: the category alone)
+        return category_words(Category(score[0]))
+    return describe_ranks(score[0], ranks)
+
+
+def shown_words(hand: ShownHand) -> str:
+    """A hand shown at a showdown (as recorded) in the player's language, rebuilt from its
+    category and cards (see :func:`score_words`).
+
+    >>> from pokeroulette_tui.engine.cards import parse_cards
+    >>> shown_words(ShownHand(0, tuple(parse_cards("Ts Tc Kh 7h")), "par i tior", "PAIR"))
+    'pair of tens'
+    """
+    return score_words(hand_score(hand.category, [c.text for c in hand.cards],
+                                  [j.text for j in hand.jokers]), hand.name)
+
+
+def variant_words(variant: str) -> str:
+    """A recorded variant (``roulette``, ``draw``) as the game is named in the player's
+    language. English says the recorded name (the words ``--variant`` takes); a variant
+    of another version keeps its name.
+
+    >>> from pokeroulette_tui.engine.i18n import set_language
+    >>> set_language("fi"); variant_words("roulette"), variant_words("draw"); set_language("en")
+    ('Pokeriruletti', 'Vaihtopokeri')
+    >>> variant_words("roulette")
+    'roulette'
+    """
+    if language() == "en":
+        return variant
+    return value_words("variant", variant)  # (the rules' "Game: …"; another: its name)
+
+
+def preset_words(preset: str) -> str:
+    """A recorded preset as the rest of the game names it: a built-in or saved preset by its
+    name (what ``--preset`` takes; the start screen says it so too), rules that are no
+    preset (``custom``) in the player's language.
+
+    >>> from pokeroulette_tui.engine.i18n import set_language
+    >>> preset_words("classic"), preset_words("custom")
+    ('classic', 'custom')
+    """
+    if preset == "custom":
+        # TRANSLATORS: the statistics' word for rules that equal no preset, after the game's
+        # name ("Poker Roulette · custom"); short: a narrow table's column
+        return pgettext("statistics: rules that are no preset", "custom")
+    return preset
+
+
+def group_words(group: str, *, short: bool = False) -> str:
+    """A recorded ``variant · preset`` group in the player's language (see
+    :func:`variant_words`, :func:`preset_words`); ``short``: a preset named after its
+    variant is left out. Anything else (the total's word) as it is.
+
+    >>> from pokeroulette_tui.engine.i18n import set_language
+    >>> set_language("sv"); group_words("roulette · classic")
+    'Pokerroulette · classic'
+    >>> group_words("draw · draw", short=True)
+    'Mörkpoker'
+    >>> set_language("en"); group_words("roulette · custom"), group_words("all")
+    ('roulette · custom', 'all')
+    """
+    variant, sep, preset = group.partition(" · ")
+    if not sep:
+        return group
+    if short and preset == variant:
+        return variant_words(variant)
+    return f"{variant_words(variant)} · {preset_words(preset)}"
 
 
 def rows(stats: PlayerStats) -> list[tuple[str, Tally]]:
@@ -94,7 +169,7 @@ def summary_lines(stats: PlayerStats, width: int | None = None) -> list[str]:
     if width is not None and max(len(line) for line in table) > width:
         table = []
         for group, t in rows(stats):
-            table.append("  " + group)
+            table.append("  " + group_words(group))
             table += _wrap(" · ".join(f"{_(h).replace(chr(10), ' ')} {getattr(t, f)}"
                                       for f, h in COLUMNS), width, "    ")
     lines += table
@@ -105,8 +180,8 @@ def summary_lines(stats: PlayerStats, width: int | None = None) -> list[str]:
     if stats.best is not None:
         b = stats.best
         said.append(_("best hand: {hand} ({cards}), {at}, {group}").format(
-            hand=score_words(b.score, b.name), cards=symbols(b.cards), at=b.at[:16].replace("T", " "),
-            group=b.group))
+            hand=score_words(b.score, b.name), cards=symbols(b.cards),
+            at=b.at[:16].replace("T", " "), group=group_words(b.group)))
     if stats.series:
         chips = [c for __, c in stats.series]
         said.append(ngettext(
@@ -122,7 +197,7 @@ def summary_lines(stats: PlayerStats, width: int | None = None) -> list[str]:
 
 def _counts_table(stats: PlayerStats) -> list[str]:
     """The counts by variant and preset as a table: two heading lines, a line a row."""
-    width = max(len(g) for g, __ in rows(stats))
+    width = max(len(group_words(g)) for g, __ in rows(stats))
     headings = [_(h) for __, h in COLUMNS]
     widths = [max(5, *(len(part) for part in h.split("\n"))) for h in headings]
     lines = []
@@ -132,7 +207,7 @@ def _counts_table(stats: PlayerStats) -> list[str]:
                                                        zip(parts, widths))).rstrip())
     for group, t in rows(stats):
         cells = "".join(f"  {getattr(t, f):>{w}}" for (f, __), w in zip(COLUMNS, widths))
-        lines.append("  " + group.ljust(width) + cells)
+        lines.append("  " + group_words(group).ljust(width) + cells)
     return lines
 
 
@@ -196,7 +271,8 @@ def pot_words(pot: PotResult, rec: HandRecord) -> str:
     hand) rather than taken from its stored words, which are in the language the hand was
     played in. The two cards a suit tie-break compared are not in the result: they are
     read from the stored words (card symbols, alike in every language); without them the
-    tie-break is named alone. A pot the result cannot explain keeps its stored words.
+    tie-break is named alone. A pot the result cannot explain (a record of another version)
+    is given no reason: its stored words may be in another language.
 
     >>> from pokeroulette_tui.engine.i18n import set_language
     >>> from pokeroulette_tui.engine.result import HandResult
@@ -213,12 +289,12 @@ def pot_words(pot: PotResult, rec: HandRecord) -> str:
         return _("as everyone else folded")
     first = r.hand(pot.winners[0]) if pot.winners else None
     if first is None:
-        return pot.why
+        return ""
 
     def score(h: Any) -> tuple[int, ...]:
         return hand_score(h.category, [c.text for c in h.cards], [j.text for j in h.jokers])
 
-    hand = score_words(score(first), first.name)
+    hand = shown_words(first)
     if len(pot.winners) > 1:
         return _("with {hand} (split)").format(hand=hand)
     equal = [h for h in r.hands if h.seat in pot.eligible and h.seat not in pot.winners
@@ -243,7 +319,7 @@ def hand_text(rec: HandRecord) -> str:
     r = rec.result
     name = rec.names[rec.seat] if rec.seat < len(rec.names) else rec.player
     lines = [_("Hand {n} · {at} · {group} · {name} in seat {seat} of {seats}").format(
-        n=rec.hand_no, at=rec.at[:16].replace("T", " "), group=rec.group, name=name,
+        n=rec.hand_no, at=rec.at[:16].replace("T", " "), group=group_words(rec.group), name=name,
         seat=rec.seat + 1, seats=len(rec.names))]
     if rec.held:
         lines.append("  " + _("your hand at the end: {cards}").format(cards=symbols(rec.held)))
@@ -257,8 +333,7 @@ def hand_text(rec: HandRecord) -> str:
     for h in sorted(r.hands, key=lambda h: h.place):
         who = (rec.names[h.seat] if h.seat < len(rec.names)
                else _("seat {n}").format(n=h.seat + 1))
-        score = hand_score(h.category, [c.text for c in h.cards], [j.text for j in h.jokers])
-        lines.append(f"  {h.place}. {who}: {score_words(score, h.name)} "
+        lines.append(f"  {h.place}. {who}: {shown_words(h)} "
                      f"({symbols(c.text for c in h.cards)})")
     if r.by_fold:
         lines.append("  " + _("won without a showdown (everyone else folded)"))

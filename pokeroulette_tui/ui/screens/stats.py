@@ -15,9 +15,11 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Sparkline, Static
 
-from pokeroulette_tui.engine.i18n import N_, _, language, ngettext, pgettext
+from pokeroulette_tui.engine.i18n import N_, _, ngettext, pgettext
 from pokeroulette_tui.engine.stats import HandRecord, PlayerStats
-from pokeroulette_tui.engine.stats_report import COLUMNS, percent, rows, symbols
+from pokeroulette_tui.engine.stats_report import (COLUMNS, percent, rows, score_words, shown_words,
+                                                  symbols)
+from pokeroulette_tui.engine.stats_report import group_words as report_group_words
 from pokeroulette_tui.engine.stats_store import StatsStore
 from pokeroulette_tui.ui.plain import plain
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
@@ -39,20 +41,25 @@ def column_heading(field: str, heading: str) -> str:
 
 
 def group_words(group: str) -> str:
-    """A row's ``variant · preset`` (identifiers, as recorded), or the total's word."""
-    return pgettext("statistics total", "all") if group == "all" else group
+    """A row's ``variant · preset`` in the player's language (the game named as the rules
+    screen names it, see :func:`engine.stats_report.group_words`), or the total's word."""
+    return pgettext("statistics total", "all") if group == "all" else report_group_words(group)
 
 
-def hand_words(name: str, category: str, cards: Iterable[str]) -> str:
-    """A recorded hand in the player's language. The record keeps the words said when it was
-    played (English, say); in another language the hand is described again from its cards
-    (from its category alone should they say something else). English: as recorded.
+def hand_words(name: str, category: str, cards: Iterable[str],
+               score: tuple[int, ...] | None = None) -> str:
+    """A recorded hand in the player's language, English too. The record keeps the words said
+    when it was played (in the language of that game): they are never shown; the hand is said
+    again from its ``score`` (category and ranks, see
+    :func:`~pokeroulette_tui.engine.stats.hand_score`) or, without one, from its cards (from
+    its category alone should they say something else). ``name`` only for a record of
+    another version.
 
-    >>> hand_words("pair of sevens", "PAIR", ["7s", "7h"])
+    >>> hand_words("pari, seiskat", "PAIR", ["7s", "7h"])
     'pair of sevens'
     """
-    if language() == "en":
-        return name
+    if score is not None:
+        return score_words(score, name)
     from pokeroulette_tui.engine.cards import parse_card
     from pokeroulette_tui.engine.hands import Category, category_words, evaluate
 
@@ -69,7 +76,9 @@ def counts_table(stats: PlayerStats) -> RichTable:
     """Games, wins, hands, pots, showdowns reached and won, tokens lost: a row per variant
     and preset, and the total."""
     table = RichTable(box=None, pad_edge=False, show_edge=False, header_style="bold")
-    table.add_column(_("variant · preset"), no_wrap=True, overflow="ellipsis", max_width=26)
+    # (the game's name in words is longer than its recorded one: where the counts do not
+    # fit, the first column wraps at its spaces rather than a count being cut)
+    table.add_column(_("variant · preset"), overflow="ellipsis", max_width=26)
     for field, heading in COLUMNS:
         table.add_column(column_heading(field, heading), justify="right", no_wrap=True)
     counted = rows(stats)
@@ -87,7 +96,8 @@ def best_text(stats: PlayerStats, *, four_color: bool = False) -> Text:
         return Text(_("Best hand: none shown at a showdown yet"), style="italic")
     when = b.at[:16].replace("T", " ")
     label = _("Best hand") + "  "
-    return Text.assemble((label, "bold"), (hand_words(b.name, b.category, b.cards), "bold"),
+    hand = hand_words(b.name, b.category, b.cards, b.score)
+    return Text.assemble((label, "bold"), (hand, "bold"),
                          "  ", symbols(b.cards),
                          "\n", (" " * len(label) + f"{when} · {group_words(b.group)}", "italic"))
 
@@ -107,13 +117,13 @@ RECENT = 14
 
 
 def game_words(group: str) -> str:
-    """A recorded ``variant · preset`` said once when the preset is named after its variant.
+    """A recorded ``variant · preset`` in the player's language, said once when the preset
+    is named after its variant.
 
     >>> game_words("draw · draw"), game_words("roulette · classic")
     ('draw', 'roulette · classic')
     """
-    variant, sep, preset = group.partition(" · ")
-    return variant if sep and preset == variant else group
+    return report_group_words(group, short=True)
 
 
 WIDE = 100
@@ -135,16 +145,16 @@ def recent_table(hands: list[HandRecord], width: int = WIDE) -> RichTable:
     cells: list[list[Text]] = []
     for rec in reversed(hands):
         shown = rec.result.hand(rec.seat) if rec.showdown else None
-        mine = (Text.assemble(hand_words(shown.name, shown.category, [c.text for c in shown.cards]),
+        mine = (Text.assemble(shown_words(shown),
                               "  ", (symbols(c.text for c in shown.cards), "dim"))
                 if shown is not None else Text(_("no showdown"), style="italic"))
         after = (ngettext("{n} chip", "{n} chips", rec.chips).format(n=rec.chips)
                  if rec.chips is not None
                  else ngettext("{n} token", "{n} tokens", rec.tokens).format(n=rec.tokens))
         when = rec.at[:16].replace("T", " ")
-        game = group_words(rec.group)
         cells.append([plain(when if wide else when[5:]),
-                     plain(game if wide else game_words(game)), Text(str(rec.hand_no)),
+                     plain(group_words(rec.group) if wide else game_words(rec.group)),
+                     Text(str(rec.hand_no)),
                      Text(pgettext("hand result", "won"), style="bold") if rec.won
                      else Text(pgettext("hand result", "lost")), mine, Text(after)])
     needs = [max([cell_len(h)] + [r[i].cell_len for r in cells]) for i, h in enumerate(headings)]
