@@ -44,19 +44,18 @@ def parse_rule_overrides(pairs: Sequence[str], base: RuleSet) -> RuleSet:
             raise CliError(_("unknown rule option {name}; `pokeroulette rules --list` shows them").format(
                 name=repr(name)))
         current = getattr(base, name)
-        words = option_words(name).lower()
-        what = f"--rule {name}" + ("" if words == name.replace("_", " ") else f" ({words})")
         if isinstance(current, bool):
             low = raw.strip().lower()
             if low not in ("yes", "no", "true", "false", "on", "off", "1", "0"):
-                raise CliError(_("{what} takes yes or no, got {value}").format(what=what, value=repr(raw)))
+                raise CliError(rule_problem(RuleError(_("{option} must be yes or no (got {value})").format(
+                    option=option_words(name), value=repr(raw)), name)))
             changes[name] = low in ("yes", "true", "on", "1")
         elif isinstance(current, int):
             try:
                 changes[name] = int(raw)
             except ValueError:
-                raise CliError(_("{what} takes a whole number, got {value}").format(
-                    what=what, value=repr(raw))) from None
+                raise CliError(rule_problem(RuleError(_("{option} must be a whole number (got {value})").format(
+                    option=option_words(name), value=repr(raw)), name))) from None
         else:
             changes[name] = raw.strip()
     try:
@@ -66,15 +65,40 @@ def parse_rule_overrides(pairs: Sequence[str], base: RuleSet) -> RuleSet:
 
 
 def rule_problem(exc: RuleError) -> str:
-    """A RuleError for the command line: its words, and the option name a user types.
+    """A RuleError for the command line, in one pattern whatever the rule: the option in
+    words once, with the name ``--rule`` takes after it, ``Words (name) …``.
 
     >>> rule_problem(RuleError("Forfeit tokens must be between 5 and 7 (got 9)", "tokens"))
-    'tokens: Forfeit tokens must be between 5 and 7 (got 9)'
+    'Forfeit tokens (tokens) must be between 5 and 7 (got 9)'
+    >>> rule_problem(RuleError("Betting (betting) must be one of none, final_only, each_round", "betting"))
+    'Betting (betting) must be one of none, final_only, each_round'
+    >>> rule_problem(RuleError("Chip scoring with no betting needs an ante above 0", "ante"))
+    'Ante (ante): Chip scoring with no betting needs an ante above 0'
     """
     message = str(exc)
-    if exc.option and f"({exc.option})" not in message:
-        message = f"{exc.option}: {message}"
-    return message
+    name = exc.option
+    if not name or f"({name})" in message:
+        return message
+    words = option_words(name) if name in OPTION_HELP else name
+    rest = message[len(words):]
+    if message.startswith(words) and not rest[:1].isalnum():  # "Ante must be …", "Ante: …"
+        return f"{words} ({name}){rest}"
+    return f"{words} ({name}): {message}"
+
+
+def refuse_together(*given: tuple[str, bool]) -> None:
+    """One line (CliError, status 2) for two options given together that cannot both be
+    done, rather than one of them silently ignored: ``given`` is (option, given) pairs, and
+    the first two given are named.
+
+    >>> refuse_together(("--odds", True), ("--simulate", False), ("--pay-tables", True))
+    Traceback (most recent call last):
+    ...
+    pokeroulette_tui.errors.CliError: cannot combine --odds with --pay-tables
+    """
+    named = [flag for flag, there in given if there]
+    if len(named) > 1:
+        raise CliError(_("cannot combine {one} with {other}").format(one=named[0], other=named[1]))
 
 
 def find_preset(name: str) -> Preset:
@@ -233,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--no-check", action="store_true", help=_("skip the invariant checks (faster)"))
 
     casino = sub.add_parser("casino", help=_("the casino game against the house (play money)"))
-    casino.add_argument("--pay-table", default="default", metavar="NAME|FILE",
+    casino.add_argument("--pay-table", default=None, metavar="NAME|FILE",  # (None: default)
                         help=_("a named pay table (default, generous, tight) or a .toml file of "
                                "your own (default: default)"))
     casino.add_argument("--pay-tables", action="store_true",
@@ -250,7 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help=_("give NAME a fresh bankroll, and stop"))
     casino.add_argument("--reset-jackpot", action="store_true",
                         help=_("start the pay table's jackpot again from its seed, and stop"))
-    casino.add_argument("--deal-pause", type=float, default=0.6, metavar="SECONDS",
+    casino.add_argument("--deal-pause", type=float, default=None, metavar="SECONDS",  # (None: 0.6)
                         help=_("pause between the cards of a deal (default 0.6)"))
 
     tutorial = sub.add_parser("tutorial", help=_("learn a game on a prepared hand, step by step"))
@@ -339,7 +363,12 @@ def _add_password_args(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    if getattr(args, "doc", False):
+    doc = getattr(args, "doc", False)
+    refuse_together(("--doc", doc), ("--json", args.json), ("--list", args.list))
+    if doc:  # the whole reference: no one rule set's
+        refuse_together(("--doc", True), ("--preset", args.preset is not None),
+                        ("--rule", bool(args.rule)))
+    if doc:
         from pokeroulette_tui.paths import translated_doc_path
         path = translated_doc_path("RULES.md")  # RULES.fi.md / RULES.sv.md in fi / sv
         try:
@@ -447,6 +476,10 @@ def _quoted(name: str) -> str:
     return shlex.quote(name)
 
 
+SIMULATE_MOST_PLAYERS = 52
+"""The most seats ``simulate`` deals Poker Roulette for (the engine's limit)."""
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from pokeroulette_tui.bots import LEVELS
     from pokeroulette_tui.simulate import simulate
@@ -456,10 +489,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise CliError(_("--games must be between 1 and 1000000"))
     if not 1 <= args.max_hands <= 1_000_000:
         raise CliError(_("--max-hands must be between 1 and 1000000"))
-    lo, hi = (r.fewest_players, r.max_players)
-    if not lo <= args.players <= (hi if r.variant == "draw" else 52):
-        raise CliError(_("--players must be between {lo} and {hi} for these rules").format(
-            lo=lo, hi=hi if r.variant == "draw" else 52))
+    # (a simulation seats more than the 10 of a table at the terminal: the engine deals
+    # Poker Roulette for up to 52; the words are those of ``play --players``)
+    lo, hi = r.fewest_players, (r.max_players if r.variant == "draw" else SIMULATE_MOST_PLAYERS)
+    if not lo <= args.players <= hi:
+        if args.players == 2 and lo > 2:
+            raise CliError(_("--players must be between {lo} and {hi} for these rules (got {n}); "
+                             "--rule min_players=2 allows 2").format(lo=lo, hi=hi, n=args.players))
+        raise CliError(_("--players must be between {lo} and {hi} for these rules (got {n})")
+                       .format(lo=lo, hi=hi, n=args.players))
     levels = [s.strip() for s in args.bots.split(",")]
     for lv in levels:
         if lv not in LEVELS:
@@ -507,6 +545,7 @@ def cmd_casino(args: argparse.Namespace) -> int:
     from pokeroulette_tui.engine.casino.paytable import PayTableError, find
     from pokeroulette_tui.paths import data_home
 
+    casino_conflicts(args)
     if args.pay_tables:
         from pokeroulette_tui.engine.casino.odds import tables_report
         from pokeroulette_tui.engine.casino.paytable import NAMED
@@ -514,7 +553,7 @@ def cmd_casino(args: argparse.Namespace) -> int:
         print(tables_report(NAMED))
         return 0
     try:
-        table = find(args.pay_table)
+        table = find("default" if args.pay_table is None else args.pay_table)
     except PayTableError as exc:
         raise CliError(f"--pay-table: {exc}") from None
     if args.odds:
@@ -542,21 +581,43 @@ def cmd_casino(args: argparse.Namespace) -> int:
                 path=store.path, problem=exc.strerror or exc)) from None
         return 0
     names = _casino_names(args.names)
-    if not 0 <= args.deal_pause <= 5:
+    pause = 0.6 if args.deal_pause is None else args.deal_pause
+    if not 0 <= pause <= 5:
         raise CliError(_("--deal-pause must be between 0 and 5 seconds"))
     try:
         from pokeroulette_tui.ui.casino import run_casino
     except ImportError as exc:
         raise CliError(_("the casino screen is not available: {problem}").format(
             problem=exc)) from None
-    return run_casino(names, table, data_home() / "casino.json", args.deal_pause, seed=args.seed)
+    return run_casino(names, table, data_home() / "casino.json", pause, seed=args.seed)
+
+
+def casino_conflicts(args: argparse.Namespace) -> None:
+    """``casino`` does one thing: list the pay tables, print the odds, simulate, reset, or
+    play. Two of them, or an option that only the other thing takes, is refused in one line
+    (each once did the first and silently dropped the rest)."""
+    reset = args.reset_bankroll is not None or args.reset_jackpot  # (the two go together)
+    modes = (("--pay-tables", args.pay_tables), ("--odds", args.odds),
+             ("--simulate", args.simulate is not None),
+             ("--reset-bankroll" if args.reset_bankroll is not None else "--reset-jackpot", reset))
+    refuse_together(*modes)
+    mode = next((flag for flag, there in modes if there), None)
+    if mode is None:
+        return  # play: every option counts
+    plays_a_table = args.odds or args.simulate is not None or args.reset_jackpot
+    refuse_together((mode, True), (_("player names"), bool(args.names)),
+                    ("--pay-table", args.pay_table is not None and not plays_a_table),
+                    ("--seed", args.seed is not None and args.simulate is None),
+                    ("--deal-pause", args.deal_pause is not None))
 
 
 def _say_set_aside(store: CasinoStore) -> None:
     """Say (once, on stderr) what the casino screen says of a damaged casino file moved aside
     (or left where it is)."""
-    if store.warning:
-        print(f"pokeroulette: {store.warning}", file=sys.stderr)
+    if store.warning:  # (wrapped at spaces: the path it was moved to is never cut in two)
+        from pokeroulette_tui.ui.terminal import say_wrapped
+
+        say_wrapped(f"pokeroulette: {store.warning}", file=sys.stderr)
         store.warning = ""
 
 
@@ -609,12 +670,32 @@ def cmd_host(args: argparse.Namespace) -> int:
         return run_casino_host(args, play=play)
     if args.pay_table is not None:
         raise CliError(_("--pay-table goes with --casino"))
+    if args.stop:
+        stop_conflicts(args)
     try:
         from pokeroulette_tui.ui.netplay import run_host
     except ImportError as exc:
         raise CliError(_("network play is not available in this build: {problem}").format(
             problem=exc)) from None
     return run_host(args, rules_from_args(args))
+
+
+HOST_DEFAULTS = {"preset": None, "rule": None, "allow": None, "bind": "0.0.0.0", "no_tls": False,
+                 "password": None, "password_file": None, "name": None, "headless": False,
+                 "detach": False, "resume": None, "bots": 0, "turn_timeout": None,
+                 "bot_level": None, "delay": None, "save": None, "seed": None,
+                 "allow_hints": False, "result_pause": None, "start_countdown": None,
+                 "lobby_timeout": None}
+"""``host`` options besides --casino, --pay-table, --unix, --port and --stop, with their
+defaults: ``--stop`` takes none of them (a test keeps this equal to the parser's)."""
+
+
+def stop_conflicts(args: argparse.Namespace) -> None:
+    """``host --stop`` stops the table at --unix [PATH] or on --port, and does nothing else:
+    an option of a table to serve is refused in one line (it was silently ignored)."""
+    for key, default in HOST_DEFAULTS.items():
+        if getattr(args, key, default) not in (default, []):
+            refuse_together(("--stop", True), ("--" + key.replace("_", "-"), True))
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -673,9 +754,19 @@ def cmd_stats(args: argparse.Namespace) -> int:
     from pokeroulette_tui.ui.stats_cli import run_stats
     from pokeroulette_tui.ui.stats_recorder import stats_store
 
+    stats_conflicts(args)
     store = stats_store()
     checked_dir(store.folder)  # another account's folder: one line, nothing read or deleted
     return run_stats(args, store=store)
+
+
+def stats_conflicts(args: argparse.Namespace) -> None:
+    """``stats`` prints, exports (--export and --export-text may both be given) or resets:
+    two of these at once is refused in one line (the first once silently won)."""
+    exports = args.export is not None or args.export_text is not None
+    refuse_together(("--reset", args.reset),
+                    ("--export" if args.export is not None else "--export-text", exports),
+                    ("--json", args.json))
 
 
 COMMANDS = {"play": cmd_play, "rules": cmd_rules, "preset": cmd_preset, "simulate": cmd_simulate,

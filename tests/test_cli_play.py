@@ -43,7 +43,7 @@ def ran(monkeypatch):
     (["play", "--humans", "11"], "--humans must be between 0 and 10"),
     (["play", "--bot", "godlike"], "unknown bot level 'godlike'"),
     (["play", "--preset", "texas"], "unknown preset 'texas'"),
-    (["play", "--rule", "tokens=9"], "tokens must be between 5 and 7"),
+    (["play", "--rule", "tokens=9"], "Forfeit tokens (tokens) must be between 5 and 7"),
     (["--players", "1"], "--players must be between 3 and 10"),
 ])
 def test_bad_play_flags_are_one_line_and_exit_2(argv, fragment, capsys, ran):

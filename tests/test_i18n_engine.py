@@ -198,7 +198,7 @@ def test_preset_and_seat_problems(tmp_path):
 def test_cli_errors_and_reports_in_finnish_and_swedish(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
     assert main(["--lang", "fi", "rules", "--rule", "ante=x"]) == 2
-    assert capsys.readouterr().err == "pokeroulette: --rule ante ottaa kokonaisluvun, saatiin 'x'\n"
+    assert capsys.readouterr().err == "pokeroulette: Ante (ante): on oltava kokonaisluku (nyt 'x')\n"
     assert main(["--lang", "sv", "simulate", "--bots", "foo"]) == 2
     assert capsys.readouterr().err == ("pokeroulette: okänd botnivå 'foo' (välj random, simple, "
                                        "strong)\n")
@@ -214,7 +214,7 @@ def test_cli_errors_and_reports_in_finnish_and_swedish(capsys, tmp_path, monkeyp
     assert "Inga spel registrerade än" in capsys.readouterr().out
     set_language("en")
     assert main(["rules", "--rule", "ante=x"]) == 2  # and English is as it was
-    assert capsys.readouterr().err == "pokeroulette: --rule ante takes a whole number, got 'x'\n"
+    assert capsys.readouterr().err == "pokeroulette: Ante (ante) must be a whole number (got 'x')\n"
 
 
 def test_cli_help_is_translated(capsys):

@@ -235,7 +235,7 @@ def test_cli_import_of_a_built_in_export_needs_a_name(capsys, tmp_path):
 @pytest.mark.parametrize("argv, fragment", [
     (["preset", "save", "classic"], "'classic' is a built-in preset: choose another name"),
     (["preset", "save", "../../evil"], "cannot contain / or \\"),
-    (["preset", "save", "ok", "--rule", "tokens=9"], "tokens: Forfeit tokens must be between 5 and 7"),
+    (["preset", "save", "ok", "--rule", "tokens=9"], "Forfeit tokens (tokens) must be between 5 and 7"),
     (["preset", "save", "ok", "--note", "two\nlines"], "note must be one line"),
     (["preset", "delete", "draw"], "'draw' is a built-in preset: it cannot be deleted"),
     (["preset", "delete", "nothing"], "there is no saved preset called 'nothing'"),
@@ -284,9 +284,9 @@ def test_rules_list_says_names_and_words(capsys):
 
 def test_rule_override_mistakes_say_the_option_in_words(capsys):
     assert main(["rules", "--rule", "sit_out=maybe"]) == 2
-    one_error_line(capsys, "--rule sit_out (sit out at zero) takes yes or no, got 'maybe'")
+    one_error_line(capsys, "Sit out at zero (sit_out) must be yes or no (got 'maybe')")
     assert main(["rules", "--rule", "betting=none", "--rule", "ante=0"]) == 2
-    one_error_line(capsys, "ante: Chip scoring with no betting needs an ante above 0")
+    one_error_line(capsys, "Ante (ante): Chip scoring with no betting needs an ante above 0")
 
 
 def test_piped_output_cut_short_is_no_traceback(home):

@@ -48,7 +48,7 @@ from pokeroulette_tui.engine.game import apply, dealer_to_act  # noqa: F401 - de
 from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.engine.rules import RuleError
 from pokeroulette_tui.engine.save import (MAX_SAVE_BYTES, Saved, SaveError, atomic_write,
-                                          checked_state, os_problem, problem_words)
+                                          checked_state, empty_words, os_problem, problem_words)
 from pokeroulette_tui.engine.state import GameState
 
 FORMAT = "pokeroulette-journal"
@@ -185,8 +185,11 @@ def loads(text: str, *, source: str = "the journal", history: int = 50,
     tail = lines.pop()  # "" when the text ends with a newline, else a torn last line
     good = len(text.encode("utf-8")) - len(tail.encode("utf-8"))  # in bytes, for truncate
     torn = bool(tail)
-    if not lines:
-        raise SaveError(_("{source} is empty or cut short before its first line").format(source=source))
+    if not text.strip():
+        raise SaveError(empty_words(source))
+    if not lines:  # a first line with no end: the checkpoint every later line starts from
+        raise SaveError(_("{source} is cut short inside its first line (the game it starts "
+                          "from is incomplete)").format(source=source))
     try:
         head = json.loads(lines[0])
     except (json.JSONDecodeError, RecursionError, ValueError) as exc:

@@ -107,8 +107,9 @@ class RuleSet:
             order = self.suit_order.upper()
             if sorted(order) != sorted(SUITS):
                 raise RuleError(
-                    _("Suit order must be drawn, or the four suits S, H, D, C in an order "
-                      "such as SHDC (got {value})").format(value=repr(self.suit_order)),
+                    _("{option} must be drawn, or the four suits S, H, D, C in an order "
+                      "such as SHDC (got {value})").format(option=option_words("suit_order"),
+                                                           value=repr(self.suit_order)),
                     "suit_order")
             object.__setattr__(self, "suit_order", order)
         for name, lo, hi in (("min_players", 2, 10), ("max_draw", 0, 5), ("tokens", 5, 7),
@@ -119,13 +120,16 @@ class RuleSet:
                     option=option_words(name), lo=lo, hi=hi, value=value), name)
         # (no game lasts longer; and a number past 2**53 would not cross the network whole)
         if not 0 <= self.hand_limit <= MAX_HAND_LIMIT:
-            raise RuleError(_("Hand limit must be 0 (no limit) to {hi} (got {value})").format(
-                hi=f"{MAX_HAND_LIMIT:,}", value=self.hand_limit), "hand_limit")
+            raise RuleError(_("{option} must be 0 (no limit) to {hi} (got {value})").format(
+                option=option_words("hand_limit"), hi=f"{MAX_HAND_LIMIT:,}",
+                value=self.hand_limit), "hand_limit")
         if not self.token_name.strip() or len(self.token_name) > 20:
-            raise RuleError(_("What the tokens are called must be 1 to 20 characters"), "token_name")
+            # TRANSLATORS: {option} is the option's name in words, "Tokens are called"
+            raise RuleError(_("{option}: the name must be 1 to 20 characters").format(
+                option=option_words("token_name")), "token_name")
         if not self.token_name.isprintable():
-            raise RuleError(_("What the tokens are called must be plain text (no control characters)"),
-                            "token_name")
+            raise RuleError(_("{option}: the name must be plain text (no control characters)").format(
+                option=option_words("token_name")), "token_name")
         if self.scoring == "forfeit" and self.forfeit_mode == "most_chips_lost" and self.betting == "none":
             raise RuleError(_("“{choice}” needs betting: choose a betting round, or another way to "
                               "lose a token").format(choice=value_words("forfeit_mode", "most_chips_lost")),

@@ -73,6 +73,8 @@ def save(path: Path | str, state: GameState, actions: Sequence[Action] = (), **k
 
 def loads(text: str, *, source: str = "the save") -> Saved:
     """Parse a save; any problem raises SaveError with a readable message."""
+    if not text.strip():  # (not "corrupt or truncated?": there is nothing to be either)
+        raise SaveError(empty_words(source))
     try:
         doc = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -99,6 +101,15 @@ def loads(text: str, *, source: str = "the save") -> Saved:
     meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
     names = [str(n) for n in doc.get("names", [])] if isinstance(doc.get("names"), list) else []
     return Saved(state=state, actions=actions, seed=seed, names=names, meta=meta)
+
+
+def empty_words(source: str) -> str:
+    """What a save or a journal with nothing in it (no byte, or only blanks) is said to be.
+
+    >>> empty_words("autosave.json")
+    'autosave.json is empty (not valid JSON: no game was saved in it)'
+    """
+    return _("{source} is empty (not valid JSON: no game was saved in it)").format(source=source)
 
 
 def problem_words(exc: BaseException) -> str:

@@ -13,7 +13,7 @@ from textual.widgets import Button, Input, Static
 
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
-from pokeroulette_tui.engine.i18n import N_, _
+from pokeroulette_tui.engine.i18n import N_, _, ngettext
 from pokeroulette_tui.engine.view import SeatView
 from pokeroulette_tui.ui.widgets.present import total_pot
 from pokeroulette_tui.ui.widgets.typed_input import TypedInput
@@ -106,6 +106,9 @@ class AmountInput(TypedInput):
             self.post_message(self.Refused(self._putting))
 
 
+MOST_NAMED = 8
+"""The most refused keys the note under the box names (then "…")."""
+
 BET_KEYS = "mhpa"
 """The preset keys of a bet or a raise: min, ½ pot, pot, all in."""
 
@@ -135,7 +138,9 @@ class AmountScreen(ModalScreen[int | None]):
         self.keys = keys
         self.default = lo if default is None else max(lo, min(hi, default))
         self.unit = unit
-        self._left_out = ""  # typed or pasted, and refused by the box since Enter was last pressed
+        # typed or pasted, and refused by the box, since Enter was last pressed (or the box was
+        # emptied, or set by a preset): each key (or paste) once, in the order typed
+        self._left_out: list[str] = []
         for i, (label, _value) in enumerate(self.presets):  # this dialog's own keys (when
             self._bindings.bind(keys[i], f"preset({i})", label)  # a button has the focus)
 
@@ -175,7 +180,7 @@ class AmountScreen(ModalScreen[int | None]):
 
     def action_preset(self, index: int) -> None:
         if index < len(self.presets):
-            self._left_out = ""
+            self._left_out = []
             self._say("")
             box = self.query_one("#amount-input", Input)
             box.value = str(self.presets[index][1])
@@ -190,13 +195,23 @@ class AmountScreen(ModalScreen[int | None]):
     def _refused(self, event: AmountInput.Refused) -> None:
         """Say under the box that it takes digits only, and what was left out; the next
         Enter asks again (the box no longer says what was typed)."""
-        self._left_out = event.text
-        self._say(_("Digits only: {typed} was left out.").format(typed=repr(event.text)))
+        if event.text not in self._left_out:
+            self._left_out.append(event.text)
+        self._say(ngettext("Digits only: {typed} was left out.",
+                           "Digits only: {typed} were left out.",
+                           len(self._left_out)).format(typed=self._left_out_words()))
+
+    def _left_out_words(self) -> str:
+        """What the box left out, each quoted: ``'x', 'e'`` (the first few of many)."""
+        shown = [repr(text) for text in self._left_out[:MOST_NAMED]]
+        if len(self._left_out) > MOST_NAMED:
+            shown.append("…")
+        return ", ".join(shown)
 
     @on(Input.Changed, "#amount-input")
     def _typed(self, event: Input.Changed) -> None:
         if not event.value:  # emptied: a fresh start
-            self._left_out = ""
+            self._left_out = []
             self._say("")
 
     def _say(self, message: str) -> None:
@@ -210,9 +225,10 @@ class AmountScreen(ModalScreen[int | None]):
     def action_submit(self) -> None:
         value, error = parse_amount(self.query_one("#amount-input", Input).value, self.lo, self.hi)
         if value is not None and self._left_out:  # typed 1e3, the box says 13: ask once
-            error = _("{typed} was left out: the box says {value}. Enter again to confirm.").format(
-                typed=repr(self._left_out), value=value)
-            self._left_out = ""
+            error = ngettext("{typed} was left out: the box says {value}. Enter again to confirm.",
+                             "{typed} were left out: the box says {value}. Enter again to confirm.",
+                             len(self._left_out)).format(typed=self._left_out_words(), value=value)
+            self._left_out = []
             self.app.bell()
         if value is None or error:
             self._say(error)

@@ -22,6 +22,7 @@ from textual.widgets import Static
 
 from pokeroulette_tui.engine.actions import Action
 from pokeroulette_tui.engine.i18n import N_, _
+from pokeroulette_tui.engine.phase import Phase
 from pokeroulette_tui.ui.config import login_name
 from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
 from pokeroulette_tui.ui.screens.table import WIDE, TableScreen
@@ -159,9 +160,19 @@ class TutorialScreen(TableScreen):
             return self.tutorial.beat.player is None and "last_hand" not in self.tutorial.note.actions
         if action == "help":
             return True
+        if action == "last_hand":  # the step that asks for it, or any while the hand is over:
+            return ("last_hand" in self.tutorial.note.actions  # the status line offers s then
+                    or self._hand_over())
         if action in TABLE_KEYS and action in self.tutorial.note.actions:
             return True if action == "last_hand" else super().check_action(action, parameters)
         return False
+
+    def _hand_over(self) -> bool:
+        """The hand is over and its result can be shown (the table's status line says that
+        ``s`` shows it: from the showdown on, not only at the step that asks for it)."""
+        view = self.view
+        return (view is not None and view.phase == Phase.HAND_OVER
+                and self.session.view(None).result is not None)
 
     def on_key(self, event: events.Key) -> None:
         """A key this step has no use for: say which keys it has (it is not passed on)."""
