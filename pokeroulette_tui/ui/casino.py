@@ -158,6 +158,16 @@ class CasinoScreen(Screen[None]):
         Binding("R", "reset", N_("Reset bankroll"), show=False, priority=True),
         Binding("question_mark,f1", "keys", N_("Keys"), key_display="?", priority=True),
         Binding("q", "quit", N_("Quit"), priority=True),
+        # the bets and results under the board scroll (at 80x24 a few bets fill them): the
+        # footer offers the way to what is out of view, PgDn while there is more below, PgUp
+        # once at the end
+        Binding("pagedown", "scroll_results(1)", N_("More ↓"), key_display="PgDn",
+                priority=True),
+        Binding("pageup", "scroll_results(-1)", N_("More ↑"), key_display="PgUp",
+                priority=True),
+        # (the same keys off the footer: PgUp anywhere but at the end, PgDn at it)
+        Binding("pagedown", "scroll_page(1)", N_("More ↓"), show=False, priority=True),
+        Binding("pageup", "scroll_page(-1)", N_("More ↑"), show=False, priority=True),
     ]
 
     DEFAULT_CSS = """
@@ -202,6 +212,9 @@ class CasinoScreen(Screen[None]):
         self.gone = ""  # a network table that closed: why
         self.table_lines: list[str] = []  # a host's: how the others join (with the results)
         self._leaving = False  # (not ``_closing``: Textual's message pump has one)
+        self._reveal: Spot | None = None  # a bet just placed: its line is scrolled into view
+        self._reveal_lines: tuple[int, int] | None = None  # (its lines there, once drawn)
+        self._results_of: tuple | None = None  # the stage, round and seat the results show
 
     # -- layout -----------------------------------------------------------------------------
 
@@ -356,11 +369,46 @@ class CasinoScreen(Screen[None]):
         self.query_one(CasinoBoard).model = self._board_model()
         self.query_one("#casino-hint", Static).update(self._hint())
         self.query_one("#casino-deal", Static).update(self._deal_panel())
-        self.query_one("#casino-results-text", Static).update(self._results())
+        results = self._results()
+        results.rstrip()  # (no blank line at the end to scroll to)
+        self.query_one("#casino-results-text", Static).update(results)
         if self.has_class("-pays"):
             self.query_one("#casino-side", Static).update(
                 pays_text(self.table, c.jackpot))
+        shown = (c.stage, c.round_no, self.seat)
+        if shown != self._results_of:  # other results, or another player's: from the top
+            self._results_of = shown
+            scroll = self.query_one("#casino-results", VerticalScroll)
+            self.call_after_refresh(scroll.scroll_home, animate=False, immediate=True)
+        if self._reveal_lines is not None:  # a bet just placed: into view, once laid out
+            self.call_after_refresh(self._scroll_to_lines, *self._reveal_lines)
+        self._reveal, self._reveal_lines = None, None
         self.refresh_bindings()
+        # (PgDn / PgUp in the footer follow whether the results, laid out, overflow)
+        self.call_after_refresh(self.refresh_bindings)
+
+    def _scroll_to_lines(self, start: int, end: int) -> None:
+        """Scroll the bets and results as little as it takes to bring their lines ``start``
+        to ``end`` (not included) into view (the first of them if not all fit)."""
+        scroll = self.query_one("#casino-results", VerticalScroll)
+        height = scroll.scrollable_content_region.height
+        if height <= 0:
+            return
+        top = scroll.scroll_y
+        if end > top + height:
+            top = end - height
+        top = min(top, start)
+        if top != scroll.scroll_y:
+            scroll.scroll_to(y=top, animate=False, immediate=True)
+        self.refresh_bindings()
+
+    def _results_lines(self, text: Text) -> int:
+        """The lines ``text`` (ending in a new line) takes in the results panel: the index of
+        the line that comes next."""
+        width = self.query_one("#casino-results-text", Static).content_size.width
+        if width <= 0:  # (before the first layout: what the panel will have at 80 columns)
+            width = max(1, self.size.width - 33 - 3)
+        return len(text.wrap(self.app.console, width)) - 1
 
     def _draw_no_table(self) -> None:
         """A network table with no state to draw yet: what was said last (such as a host
@@ -403,15 +451,38 @@ class CasinoScreen(Screen[None]):
         if self.message is None:
             return self._hint_line()
         said = [self.message, *self.shorter]
-        for message in said:
-            text = Text()
-            text.append(" " + _("chip {size}").format(size=self.chip) + " ",
-                        style="bold #1a1a1a on #ffd75f")
-            text.append(" ")
-            text.append_text(message)
-            if self._fits(text):
-                return text
+        # the table's timer, before what was said (a player not ready yet must not miss it:
+        # the words said last stay until the cursor moves); the deal panel has it too
+        clock = self._clock_words()
+        for first in ([clock] if clock is not None else []) + [Text()]:
+            for message in said:
+                text = Text()
+                text.append(" " + _("chip {size}").format(size=self.chip) + " ",
+                            style="bold #1a1a1a on #ffd75f")
+                text.append(" ")
+                text.append_text(first)
+                text.append_text(message)
+                if self._fits(text):
+                    return text
         return said[-1].copy()  # (the chip is on the board's spots; the words matter more)
+
+    def _bets_close_in(self) -> int | None:
+        """The seconds before a network table's timer closes the bets (None: no timer runs,
+        or the table is gone)."""
+        session = self.session
+        if (session is None or not session.networked or self.gone
+                or self.casino.stage is not Stage.BETTING):
+            return None
+        return self._countdown(session.closes_at)
+
+    def _clock_words(self) -> Text | None:
+        """"Bets close in 39 s (d: ready) · " while the network table's timer runs for a
+        player not ready yet (the ready one's line says it in its own words)."""
+        left = self._bets_close_in()
+        if left is None or self.session.seat_info(self.seat).ready:  # type: ignore[union-attr]
+            return None
+        return Text(_("Bets close in {seconds} s (d: ready) · ").format(seconds=left),
+                    style="bold #ffd75f")
 
     def _fits(self, text: Text, lines: int = HINT_LINES) -> bool:
         """``text`` fits the hint line's width in ``lines`` lines (wrapped at words)."""
@@ -439,10 +510,9 @@ class CasinoScreen(Screen[None]):
                 if text.cell_len + cell_len(tail) <= self._hint_width():
                     text.append(tail)
             else:
-                left = self._countdown(self.session.closes_at)  # type: ignore[union-attr]
-                if left is not None:  # someone is ready and the table's timer runs
-                    text.append(_("Bets close in {seconds} s (d: ready) · ").format(
-                        seconds=left), style="bold #ffd75f")
+                clock = self._clock_words()
+                if clock is not None:  # someone is ready and the table's timer runs
+                    text.append_text(clock)
                 spot = spot_at_cursor(self.cursor, self.table)
                 text.append(spot_hint(spot, self.table, c.jackpot))
                 mine = next((b.amount for b in self.player.bets if b.spot == spot), 0)
@@ -460,7 +530,10 @@ class CasinoScreen(Screen[None]):
                         if left is not None else "")
             text.append(_(" · h: history"))
         else:
-            text.append(_("Enter: next round · Tab: another player's results · h: history"))
+            # (Tab only where there is another player: hot-seat)
+            text.append(_("Enter: next round · Tab: another player's results · h: history")
+                        if len(self.session.seats) > 1  # type: ignore[union-attr]
+                        else _("Enter: next round · h: history"))
         return text
 
     def _hint_width(self) -> int:
@@ -501,7 +574,13 @@ class CasinoScreen(Screen[None]):
         elif c.stage is Stage.DEALING:
             text.append(_("Dealing…"), style="bold")
         else:
-            text.append(_("Round {number}: bets open").format(number=c.round_no), style="bold")
+            left = self._bets_close_in()
+            if left is not None:  # the network table's timer: everyone sees it here
+                text.append(_("Round {number}: bets close in {seconds} s").format(
+                    number=c.round_no, seconds=left), style="bold #1a1a1a on #ffd75f")
+            else:
+                text.append(_("Round {number}: bets open").format(number=c.round_no),
+                            style="bold")
         text.append("\n")
         text.append_text(self._summary())
         if self.has_class("-tall") and self.session is not None:
@@ -560,11 +639,14 @@ class CasinoScreen(Screen[None]):
                     out.append(_(" None yet. Move the cursor and press Space, or click a "
                                  "card.\n"), style="italic")
                 for b in p.bets:
+                    start = self._results_lines(out) if b.spot == self._reveal else None
                     spot = spot_words(b.spot)  # (no "(…) (…)": the joker bet's ends in one)
                     out.append(" " + _("{amount} on {spot}").format(
                         amount=f"{b.amount:>4}", spot=spot))
                     out.append(f", {pays_words(self.table, b)}\n" if spot.endswith(")")
                                else f" ({pays_words(self.table, b)})\n", style="dim")
+                    if start is not None:  # the bet just placed: scrolled into view
+                        self._reveal_lines = (start, self._results_lines(out))
             elif self.networked:  # another player at the table: their bets, all public
                 ready = _(" · ready") if info.ready else ""
                 out.append(who, style="bold")
@@ -581,7 +663,17 @@ class CasinoScreen(Screen[None]):
                     name=p.name, bets=bets, amount=p.bankroll) + "\n")
         if len(order) == 1 and not first:
             self._warn(out)
+        if self.table_lines and not self._join_lines_shown():
+            # (they were over the bets: at 80x24 they pushed everyone's bets and results
+            # out of view; the keys list has them for as long as the table is open)
+            out.append("\n" + _("? shows how others join this table.") + "\n", style="dim")
         return out
+
+    def _join_lines_shown(self) -> bool:
+        """A host's lines on how the others join (and the certificate they check) stand with
+        the bets only until someone joins or the first round is dealt; then ``?`` has them."""
+        c = self.casino
+        return len(c.players) <= 1 and c.round_no <= 1 and c.stage is Stage.BETTING
 
     def _warn(self, out: Text, *, first: bool = False) -> None:
         """The store's word on a damaged file and the table's own lines (a host's: how the
@@ -589,10 +681,11 @@ class CasinoScreen(Screen[None]):
         off an 80x24 terminal), or ``first``, over the lines that say there are none."""
         if self.warning:
             out.append(("" if first else "\n") + self.warning + "\n", style="bold #ff6b6b")
-        if self.table_lines:
+        lines = self.table_lines if self._join_lines_shown() else []
+        if lines:
             out.append("" if first and not self.warning else "\n")
-            out.append("\n".join(self.table_lines) + "\n", style="#8fbcbb")
-        if first and (self.warning or self.table_lines):
+            out.append("\n".join(lines) + "\n", style="#8fbcbb")
+        if first and (self.warning or lines):
             out.append("\n")
 
     def _say(self, message: str, *, error: bool = False, shorter: Sequence[str] = ()) -> None:
@@ -614,7 +707,8 @@ class CasinoScreen(Screen[None]):
             return False  # nothing is done blind while the table is not on screen
         if self.session is None or not self.casino.players:
             return action in ("quit", "keys", "odds")
-        if self.gone and action not in ("quit", "keys", "odds", "history"):
+        if self.gone and action not in ("quit", "keys", "odds", "history", "scroll_results",
+                                        "scroll_page"):
             return False
         c = self.casino
         betting = c.stage is Stage.BETTING
@@ -644,7 +738,43 @@ class CasinoScreen(Screen[None]):
             return c.stage is Stage.SETTLED
         if action == "next_player":
             return len(self.session.seats) > 1 and c.stage is not Stage.DEALING
+        if action == "scroll_results":  # (in the footer when it has room; else scroll_page)
+            step = parameters[0] if parameters else 1
+            return self._can_scroll(step) and self._footer_has_room(step)
         return True
+
+    def _footer_has_room(self, step: object) -> bool:
+        """The footer has room for PgDn / PgUp beside the keys it shows (with Tab, a and a
+        long language they would be cut: "PgDn Mo"; the keys list has them)."""
+        from textual.widgets._footer import FooterKey
+
+        words = _("More ↓") if step == 1 else _("More ↑")
+        need = cell_len(words) + 4 + 3  # " PgDn " and the words with a space after them
+        used = sum(cell_len(key.key_display) + cell_len(key.description) + 3
+                   for key in self.query(FooterKey)
+                   if not key.action.startswith("scroll_results"))
+        return used + need <= self.size.width
+
+    def _can_scroll(self, step: object) -> bool:
+        """PgDn while the bets and results go on below the panel; PgUp once at their end
+        (with more above): one of the two in the footer whenever not all of it is in view."""
+        scroll = self.query_one("#casino-results", VerticalScroll)
+        if scroll.max_scroll_y <= 0:
+            return False
+        at_end = scroll.scroll_y >= scroll.max_scroll_y
+        return not at_end if step == 1 else at_end
+
+    def action_scroll_results(self, step: int) -> None:
+        """A page of the bets and results, down (1) or up (-1)."""
+        self.action_scroll_page(step)
+
+    def action_scroll_page(self, step: int) -> None:
+        """A page of the bets and results, down (1) or up (-1) (the keys off the footer)."""
+        scroll = self.query_one("#casino-results", VerticalScroll)
+        page = max(1, scroll.scrollable_content_region.height - 1)
+        scroll.scroll_to(y=max(0, min(scroll.max_scroll_y, scroll.scroll_y + step * page)),
+                         animate=False, immediate=True)
+        self.refresh_bindings()
 
     def action_move(self, rows: int, columns: int) -> None:
         self.cursor = move(self.cursor, rows, columns, self.table)
@@ -683,6 +813,7 @@ class CasinoScreen(Screen[None]):
             self._say(str(exc).capitalize(), error=True)
             return
         added = self.table.progressive_stake if bet.kind is Kind.PROGRESSIVE else chip
+        self._reveal = bet.spot  # (its line in the bets list is scrolled into view)
         words = {"added": f"{added:,}", "spot": spot_words(bet.spot),
                  "amount": f"{bet.amount:,}", "pays": pays_words(self.table, bet)}
         self._say(_("{added} on {spot}: {amount} there now, {pays}.").format(**words),

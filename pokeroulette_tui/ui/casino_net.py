@@ -15,7 +15,7 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
-from pokeroulette_tui.engine.i18n import N_, _
+from pokeroulette_tui.engine.i18n import N_, _, ngettext
 from pokeroulette_tui.errors import CliError
 from pokeroulette_tui.net.casino_client import RemoteCasino
 from pokeroulette_tui.net.client import ConnectError
@@ -47,6 +47,7 @@ class CasinoNetApp(CasinoAppKeys, App[None]):
         self.four_color = four_color
         self.casino_screen: CasinoScreen | None = None
         self.farewell = ""
+        self._asking = False  # the host's "close the table?" is on screen
 
     def compose(self) -> ComposeResult:
         yield Static(plain("\n".join([*self.info, "", _("Connecting to {address}…").format(
@@ -95,6 +96,36 @@ class CasinoNetApp(CasinoAppKeys, App[None]):
             await server.close()
 
     async def action_quit(self) -> None:
+        """Leave the table; a host who plays, with others at it, is asked first (leaving
+        closes the table for everyone)."""
+        if self._asking:
+            return  # (q or ctrl+q again while the question is up: it is answered y or n)
+        others = self.others_connected()
+        if self.server is not None and others:
+            from pokeroulette_tui.ui.screens.casino_dialogs import ConfirmScreen
+
+            async def answered(yes: bool | None) -> None:
+                self._asking = False
+                if yes:
+                    await self._leave()
+
+            self._asking = True
+            self.push_screen(ConfirmScreen(ngettext(
+                "Leave and close the table? {names} is still at it (and will be told).",
+                "Leave and close the table? {names} are still at it (and will be told).",
+                len(others)).format(names=", ".join(others))), answered)
+            return
+        await self._leave()
+
+    def others_connected(self) -> list[str]:
+        """The names of the other players connected to this table now."""
+        screen = self.casino_screen
+        if screen is None or not self.session.casino.players:
+            return []
+        return [p.name for i, p in enumerate(self.session.casino.players)
+                if i != screen.seat and self.session.seat_info(i).connected]
+
+    async def _leave(self) -> None:
         screen = self.casino_screen
         words = await screen.leave() if screen is not None else ""
         if self.server is not None:

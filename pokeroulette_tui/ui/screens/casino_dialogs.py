@@ -54,6 +54,8 @@ CASINO_KEYS: list[tuple[str, str]] = [
     ("R", N_("start your bankroll again at 1,000 play chips")),
     ("ctrl+t", N_("switch the light / dark theme")),
     ("ctrl+k", N_("the four-colour deck on / off")),
+    (N_("PgUp / PgDn"), N_("the bets and results under the board, a page up / down (they "
+                           "follow the bet just placed)")),
     ("? / F1", N_("this list")),
     ("q / ctrl+q", N_("quit (bankrolls and the jackpot are saved after every round)")),
 ]
