@@ -79,6 +79,13 @@ async def test_a_casino_host_who_plays_sees_the_fingerprint_after_the_toast_is_g
             shown = screen_text(app).replace(" ", "")
             assert ident.fingerprint in shown
             assert f"pokeroulettejoin127.0.0.1:{session.port}--nameNAME" in shown
+            # a network table's bankrolls are the host's: q does not claim they are saved here
+            from textual.containers import VerticalScroll
+            app.screen.query_one(VerticalScroll).scroll_end(animate=False)
+            await step(pilot)
+            end = screen_text(app).replace(" ", "")
+            assert "thehostkeepsyourseatandbankroll" in end, end
+            assert "savedaftereveryround" not in end
     finally:
         await server.close()
 

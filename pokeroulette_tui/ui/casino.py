@@ -965,7 +965,7 @@ class CasinoScreen(Screen[None]):
         self.app.push_screen(CasinoHistoryScreen(self.session.history()))
 
     def action_keys(self) -> None:
-        self.app.push_screen(CasinoKeysScreen(self.table_lines))
+        self.app.push_screen(CasinoKeysScreen(self.table_lines, networked=self.networked))
 
     def save_and_close(self) -> str:
         """A table at this terminal: finish a deal under way, keep the bankrolls (chips still

@@ -61,6 +61,11 @@ CASINO_KEYS: list[tuple[str, str]] = [
 ]
 """The keys and what they do (English: translated where they are shown)."""
 
+NETWORK_QUIT = ("q / ctrl+q", N_("leave the table (the host keeps your seat and bankroll while "
+                                 "the table runs; a host who leaves closes it, asking first "
+                                 "while others are at it)"))
+"""``q`` at a network table, whose bankrolls are the table's, not saved here."""
+
 RULES_IN_BRIEF = N_(
     "Bet against the house, then five cards are dealt face up from a 54-card deck (two "
     "jokers). Bets on the board win on the fifth card (a joker there loses them all but the "
@@ -112,15 +117,18 @@ class CasinoKeysScreen(_Dialog):
 
     BINDINGS = [Binding("escape,q,question_mark,f1", "close", N_("Close"))]
 
-    def __init__(self, table_lines: list[str] | None = None) -> None:
+    def __init__(self, table_lines: list[str] | None = None, *, networked: bool = False) -> None:
         super().__init__()
         self.table_lines = list(table_lines or [])
+        self.networked = networked
 
     def compose(self) -> ComposeResult:
         table = RichTable(box=None, show_header=False, pad_edge=False)
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
         for key, what in CASINO_KEYS:
+            if self.networked and key == NETWORK_QUIT[0]:
+                what = NETWORK_QUIT[1]
             table.add_row(_(key), _(what))
         with Vertical(id="casino-keys-box", classes="dialog"):
             yield Static(Text(_("The casino: keys"), style="bold"), classes="dialog-title")
