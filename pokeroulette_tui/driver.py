@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from pokeroulette_tui.engine.actions import (Action, AllIn, Call, Check, Cut, Discard, Fold,
                                              IllegalAction, Leave, MoveStockToActive)
@@ -48,6 +48,9 @@ class Pace:
     away_after: int = 3             # consecutive timeouts before a seat is "away"
     auto_cut: bool = False          # a human's cut is made for them, at a random place
     away_grace: float = 0.0         # an away seat's turn (0: AWAY_GRACE), then it is played
+    absent_grace: float = 0.0       # with no turn timer: how long the turn of a seat whose
+                                    # player is not connected (:attr:`Driver.absent`) waits,
+                                    # then the table plays it as the timer would (0: for ever)
 
 
 AWAY_GRACE = 5.0
@@ -112,6 +115,11 @@ class Step:
 NOTHING = Step()
 
 
+def _never(seat: int) -> bool:
+    """No seat is absent (a table at this terminal)."""
+    return False
+
+
 def timeout_action(table: Table, seat: int) -> Action:
     """What the turn timer plays: check if free, else fold; keep the stock; stand pat;
     cut in the middle."""
@@ -142,6 +150,9 @@ class Driver:
         self.pace = pace
         self.next_auto = now + pace.delay  # the next dealer or bot step, not before
         self.deadline: float | None = None  # a human's turn times out then
+        # whether a seat's player is not connected (a hosted table's: set by the host); such
+        # a seat's turn at a table with no turn timer is played after ``Pace.absent_grace``
+        self.absent: Callable[[int], bool] = _never
         self.wakeup: float | None = None    # after step(): when something is due next
         self._seen = 0                      # results seen up to this hand number
         self._turn: int | None = None       # whose turn the timer is running for
@@ -358,6 +369,13 @@ class Driver:
                 self.deadline = max(self.next_auto, now + self.grace())
             elif self.pace.turn_timeout > 0:
                 self.deadline = now + self.pace.turn_timeout
+            elif self.pace.absent_grace > 0 and self.absent(seat):
+                self.deadline = now + self.pace.absent_grace
+
+    def arm_timer(self, now: float) -> None:
+        """Start the timer of the turn under way if it has none (a seat's player left:
+        with no turn timer, its turn now waits only :attr:`Pace.absent_grace`)."""
+        self._arm(now)
 
     def _when(self, action: Action, now: float, timed_out: int | None = None) -> Step:
         if now < self.next_auto:

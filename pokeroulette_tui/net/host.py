@@ -169,7 +169,9 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         cfg = self.config
         self.driver = Driver(table, Pace(delay=cfg.delay, hand_pause=cfg.hand_pause,
                                          turn_timeout=cfg.turn_timeout,
-                                         away_after=cfg.away_after), now=now)
+                                         away_after=cfg.away_after,
+                                         absent_grace=cfg.absent_grace), now=now)
+        self.driver.absent = self._absent
         self.version = len(table.actions)
 
     def take_save(self) -> JournalWrite | None:
@@ -344,11 +346,39 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
             return [*self._notice(_("{name} left the lobby").format(name=player.name)),
                     *self._lobby_all()]
         seat = self.seat_of(player)
-        words = _("{name} quit; the seat is held (the turn timer plays for them)") \
-            if conn.quitting else \
-            _("{name} lost the connection; the seat is held (the turn timer plays for them)")
-        out = [*self._notice(words.format(name=player.name))] if not self._left(seat) else []
+        if self.driver is not None:
+            self.driver.arm_timer(now)  # (its turn, with no turn timer: it now waits absent_grace)
+        words = self._held_words(conn.quitting).format(
+            name=player.name, seconds=f"{self.config.absent_grace:g}")
+        out = [*self._notice(words)] if not self._left(seat) else []
         return out + self._lobby_all()
+
+    def _held_words(self, quitting: bool) -> str:
+        """What everyone is told when a seated player goes: the seat is held, and who plays
+        its turns meanwhile (the turn timer; with none, the table after
+        :attr:`HostConfig.absent_grace`; or nobody: the table waits)."""
+        cfg = self.config
+        if cfg.turn_timeout > 0:
+            return (_("{name} quit; the seat is held (the turn timer plays for them)")
+                    if quitting else
+                    _("{name} lost the connection; the seat is held (the turn timer plays for "
+                      "them)"))
+        if cfg.absent_grace > 0:
+            return (_("{name} quit; the seat is held (not back within {seconds} s, the table "
+                      "checks or folds for them)") if quitting else
+                    _("{name} lost the connection; the seat is held (not back within {seconds} "
+                      "s, the table checks or folds for them)"))
+        return (_("{name} quit; the seat is held (the table waits for them: no turn timer)")
+                if quitting else
+                _("{name} lost the connection; the seat is held (the table waits for them: no "
+                  "turn timer)"))
+
+    def _absent(self, seat: int) -> bool:
+        """Whether the seat's player is not connected (a person's seat, not a bot's)."""
+        if not 0 <= seat < len(self.players):
+            return False
+        p = self.players[seat]
+        return p.bot is None and p.cid is None
 
     def _may_send(self, conn: Conn, kind: str) -> None:
         """Refuse a lobby message that this connection may not send now, before its fields

@@ -57,6 +57,8 @@ class HostConfig:
     save_path: Path | None = None
     turn_timeout: float = 60.0
     away_after: int = 3            # consecutive timeouts before a seat is "away"
+    absent_grace: float = 60.0     # no turn timer: a disconnected seat's turn waits this long,
+                                   # then the table checks or folds for it (0: waits for ever)
     delay: float = 0.6             # pause before each dealer or bot step
     hand_pause: float = 2.0        # the result pause: after a hand, before the next deal
     bots: int = 0
@@ -155,8 +157,10 @@ class Seats(HostParts):
         was_away = self.away(seat)
         if self.table.state.timeouts.get(seat):
             self.table.state.timeouts[seat] = 0
-        if was_away:
-            self.driver.rearm(now)  # (its turn now, if it is: a full one)
+        if was_away or self.config.turn_timeout <= 0:
+            # (its turn now, if it is: a full one; with no turn timer, none, as before it
+            # left: the wait of an absent seat's turn ends)
+            self.driver.rearm(now)
         return was_away
 
     def humans(self) -> list[Player]:
