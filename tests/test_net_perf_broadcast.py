@@ -7,12 +7,14 @@ journal that stops no other."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import random
 
 import pytest
 
 from pokeroulette_tui.engine import journal
+from pokeroulette_tui.engine import view as view_mod
 from pokeroulette_tui.engine.game import apply, dealer_to_act, legal_actions, new_game
 from pokeroulette_tui.engine.rules import PRESETS, RuleSet
 from pokeroulette_tui.net import wire
@@ -29,21 +31,35 @@ def _seat_cards(g, seat):
             s.actives_up, s.moved, tuple(map(id, s.hand)), s.shown)
 
 
+def _seat_now(g, i):
+    """Seat ``i`` by value (its card lists by their cards' identities), without the two
+    fields no projection reads (``acted``, ``can_raise``)."""
+    s = g.seats[i]
+    return tuple(tuple(map(id, v)) if isinstance(v, list) and f.name != "stock_public"
+                 else tuple(v) if isinstance(v, list) else v
+                 for f in dataclasses.fields(s) if f.name not in ("acted", "can_raise")
+                 for v in [getattr(s, f.name)])
+
+
 @pytest.mark.parametrize("preset", ["classic", "draw"])
 def test_one_public_projection_per_action_and_own_ones_only_when_cards_change(preset,
                                                                               monkeypatch):
+    """No seat's whole view is projected: the public part is projected at most once per
+    build (each player at most once, and again exactly when its seat changed), a seat's own
+    entry only when its cards change (a turn alone, its options, projects nothing again)."""
     calls: list = []
-    real = wire.view_for
+    real = view_mod.view_for
 
     def counting(state, seat):
-        calls.append(seat)
+        calls.append(("view", seat))
         return real(state, seat)
 
-    monkeypatch.setattr(wire, "view_for", counting)
+    for module in (view_mod, wire):
+        monkeypatch.setattr(module, "view_for", counting, raising=False)
     real_player = wire.player_view
 
-    def counting_player(state, i, viewer):  # a seat's own entry, projected alone
-        calls.append(viewer)
+    def counting_player(state, i, viewer):
+        calls.append((i, viewer))
         return real_player(state, i, viewer)
 
     monkeypatch.setattr(wire, "player_view", counting_player)
@@ -52,19 +68,27 @@ def test_one_public_projection_per_action_and_own_ones_only_when_cards_change(pr
     msgs = StateMessages()
     seats = [None, 0, 1, 2, 3]
     before = {s: None for s in range(4)}
+    seat_before = {s: None for s in range(4)}
     events: list = []
+    reused = 0
     for step in range(300):
         calls.clear()
         msgs.build(g, seats, events, {"type": "state", "version": step}, {},
                    lambda seat, cards: [])
-        assert calls.count(None) == 1  # the public view: once, whoever watches
+        assert [c for c in calls if c[0] == "view" and c[1] is not None] == []
+        public = [i for i, viewer in calls if viewer is None and i != "view"]
+        assert len(public) == len(set(public))  # the public part: at most once
+        assert set(public) == {s for s in range(4) if _seat_now(g, s) != seat_before[s]}
+        reused += len(public) < 4
         changed = {s for s in range(4) if _seat_cards(g, s) != before[s]}
-        # a turn alone (its options) projects nothing again
-        assert set(c for c in calls if c is not None) == changed
+        own = [viewer for i, viewer in calls if viewer is not None and i != "view"]
+        assert len(own) == len(set(own)) and set(own) == changed
         before = {s: _seat_cards(g, s) for s in range(4)}
+        seat_before = {s: _seat_now(g, s) for s in range(4)}
         if g.game_over:
             break
         events = apply(g, rng.choice(legal_actions(g, None if dealer_to_act(g) else g.to_act)))
+    assert reused > 10
 
 
 @pytest.mark.parametrize("preset", ["classic", "swedish", "pagat", "draw"])

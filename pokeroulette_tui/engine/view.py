@@ -210,30 +210,48 @@ def view_for(state: GameState, seat: int | None) -> SeatView:
     >>> v.players[0].stock[0] is not None, v.players[1].stock[0] is None
     (True, True)
     """
-    global _dealer_to_act
-    if _dealer_to_act is None:
-        from pokeroulette_tui.engine.game import dealer_to_act
-        _dealer_to_act = dealer_to_act
     players = tuple([player_view(state, i, seat) for i in range(len(state.seats))])
     options = None
     if (state.phase == Phase.BETTING and seat is not None and state.to_act == seat
             and not state.game_over):
         options = betting.bet_options(state, seat)
+    d = table_fields(state)
+    d["seat"], d["players"], d["options"] = seat, players, options
+    return _made(SeatView, d)
+
+
+def table_fields(state: GameState) -> dict[str, Any]:
+    """The fields of :func:`view_for`'s view that are the same for every viewer: all but
+    ``seat``, ``players`` and ``options`` (a new dict each call). The host builds its
+    ``state`` lines from these and its own projections of the players.
+
+    >>> from pokeroulette_tui.engine.game import new_game
+    >>> from pokeroulette_tui.engine.rules import RuleSet
+    >>> g = new_game(RuleSet(betting="none"), ["Ana", "Bo", "Cy"], seed=1)
+    >>> d, v = table_fields(g), view_for(g, None)
+    >>> sorted(set(SeatView.__dataclass_fields__) - set(d))
+    ['options', 'players', 'seat']
+    >>> all(d[k] == getattr(v, k) for k in d)
+    True
+    """
+    global _dealer_to_act
+    if _dealer_to_act is None:
+        from pokeroulette_tui.engine.game import dealer_to_act
+        _dealer_to_act = dealer_to_act
     in_hand = state.phase not in BETWEEN_HANDS
     if len(state.discards) == len(state.discards_public) and all(state.discards_public):
         discards = tuple(state.discards)
     else:
         discards = tuple(c if pub else None for c, pub in zip(state.discards, state.discards_public))
-    return _made(SeatView, {
-        "seat": seat, "rules": state.rules, "hand_no": state.hand_no, "phase": state.phase,
+    return {
+        "rules": state.rules, "hand_no": state.hand_no, "phase": state.phase,
         "button": state.button, "to_act": state.to_act, "dealer_step": _dealer_to_act(state),
         "suit_order": state.suit_order, "suit_draw": tuple(state.suit_draw),
         "deck_count": len(state.deck), "match": state.match, "last_match": state.last_match,
         "match_claimed_by": state.match_claimed_by, "round_no": state.round_no,
-        "reshuffled": state.reshuffled, "discards": discards, "players": players,
+        "reshuffled": state.reshuffled, "discards": discards,
         "pots": tuple([(a, tuple(e)) for a, e in betting.pots(state)]) if in_hand else (),
         "current_bet": state.current_bet, "min_raise": state.min_raise,
-        "betting_round": state.betting_round, "options": options,
-        "pending": tuple(state.pending),
+        "betting_round": state.betting_round, "pending": tuple(state.pending),
         "decider": tuple(state.decider) if state.decider else None, "result": state.result,
-        "game_over": state.game_over, "game_over_reason": state.game_over_reason})
+        "game_over": state.game_over, "game_over_reason": state.game_over_reason}

@@ -19,7 +19,8 @@ import hashlib
 import random
 import secrets
 from collections import Counter
-from itertools import chain
+from bisect import bisect_right
+from itertools import accumulate, chain
 from typing import Any, Callable, Iterable
 
 from pokeroulette_tui.engine.cards import BY_INDEX, Card, parse_card
@@ -111,6 +112,18 @@ def _zone_lists(state: GameState) -> list[list[Card]]:
     return lists
 
 
+_NAMES: dict[int, list[str]] = {}
+
+
+def _zone_names(seats: int) -> list[str]:
+    """The names of :func:`_zones`, in the same order, for a table of ``seats`` seats."""
+    names = _NAMES.get(seats)
+    if names is None:
+        names = _NAMES[seats] = ["deck", "discards", "match", "last_match"] + [
+            f"{n}.{key}" for n in range(seats) for key in ("stock", "actives", "hand", "added")]
+    return names
+
+
 # -- the server's side -------------------------------------------------------------
 
 class DeckCommitter:
@@ -129,7 +142,7 @@ class DeckCommitter:
         self._unique_stamp: tuple[int, int] = (0, 0)
         self._shoe: list[Card] | None = None
         self._fixed: dict[str, Any] | None = None  # this hand's cards and nonces, as saved
-        self._covered: dict[int | None, tuple[dict[int, None], list[int]]] = {}
+        self._covered: dict[int | None, tuple[dict[int, None], tuple[int, ...]]] = {}
         """Per viewer, the indices of its last :meth:`open` (all opened since) and the
         ``revealed`` entry they are in: the same indices again are looked up no more."""
 
@@ -200,19 +213,35 @@ class DeckCommitter:
                 out.append(i)
         return out
 
-    def open(self, viewer: int | None, indices: Iterable[int]) -> list[list[Any]]:
-        """``[index, nonce hex, card]`` for each of ``indices`` (from :meth:`indices` of what
-        the viewer is shown) this viewer has not been opened yet; they count as opened now."""
+    def open(self, viewer: int | None, indices: Iterable[int],
+             more: Iterable[int] = ()) -> list[list[Any]]:
+        """``[index, nonce hex, card]`` for each of ``indices`` then ``more`` (from
+        :meth:`indices` of what the viewer is shown) this viewer has not been opened yet; they
+        count as opened now. The same as ``open(viewer, [*indices, *more])``; ``indices``
+        the same as this viewer's last call's (the cards it is shown every time, and
+        ``more`` those of this step's events) are looked up no more.
+
+        >>> c = DeckCommitter(lambda n: bytes(n))
+        >>> c.cards, c.nonces = [parse_card("As"), parse_card("Kd")], [bytes(2), bytes(2)]
+        >>> c.open(0, (1,), [0, 1]), c.open(0, (1,), [0]), c.open(0, [1, 0])
+        ([[1, '0000', 'Kd'], [0, '0000', 'As']], [], [])
+        """
         if not self.cards:
             return []
-        if type(indices) is not list:
-            indices = list(indices)
-        seen = self.revealed.setdefault(viewer, {})
+        if type(indices) is not tuple:  # (a tuple is kept as it is: it cannot change)
+            indices = tuple(indices)
+        seen = self.revealed.get(viewer)
+        if seen is None:
+            seen = self.revealed[viewer] = {}
         last = self._covered.get(viewer)
-        if last is not None and last[0] is seen and last[1] == indices:
-            return []  # the same cards as this viewer's last call: all opened then
-        new = [i for i in indices if i not in seen]  # mostly none: every card seen before
-        self._covered[viewer] = (seen, indices.copy())
+        if last is not None and last[0] is seen and (last[1] is indices or last[1] == indices):
+            # the same cards as this viewer's last call: all opened then
+            if not more:
+                return []
+            new = [i for i in more if i not in seen]
+        else:  # (mostly none new: every card seen before)
+            new = [i for i in chain(indices, more) if i not in seen]
+            self._covered[viewer] = (seen, indices)
         out = []
         for i in new:
             if i not in seen:  # (an index twice in ``indices``: opened once)
@@ -266,17 +295,70 @@ class DeckCommitter:
         card of a face met in two decks, or a card of no index that has a face of this
         hand's (an earlier hand's last match card: index -1). With these, :meth:`restore`
         re-links every card exactly as :meth:`zones` places it; for a one-deck hand it is
-        one joker at most (in one or two zones), so a journal seldom writes it again."""
+        one joker at most (in one or two zones), so a journal seldom writes it again.
+
+        Only the cards that can be such a card are looked at one by one: those of no index
+        and those whose index is not their face's last (:meth:`_odd_ids`); the others are
+        sorted out by their ids, all at once. While no card moved (the same objects in the
+        same places, the same commitments), the list of the last call is given again: the
+        same object, not to be changed."""
         pos, cards, unique = self.pos, self.cards, self._unique_indices()
+        odd = self._odd_ids()
+        lists = _zone_lists(state)
+        flat = list(map(id, chain.from_iterable(lists)))
+        lens = list(map(len, lists))
+        last = self._misplaced_last
+        if last is not None and last[0] is self._odd_for and last[1] == len(pos) \
+                and last[2] is cards and last[3] == flat and last[4] == lens:
+            return last[6]  # (every card of the last call's is kept alive: by ``cards``, or
+        present = set(flat)  # with the answer: an id there is still that card's)
+        loose = present.difference(pos)  # of no index (none, mostly)
+        maybe = loose.union(present.intersection(odd))
         out: list[list[Any]] = []
-        for key, zone in _zones(state).items():
-            for k, card in enumerate(zone):
+        kept: list[Card] = []
+        if maybe:
+            if len(maybe) > 8:  # (two decks: half the cards)
+                at = [k for k, x in enumerate(flat) if x in maybe]
+            else:  # (one deck: a joker, perhaps an earlier hand's card): found where they are
+                at = []
+                for x in maybe:
+                    k = flat.index(x)
+                    at.append(k)
+                    for _ in range(flat.count(x) - 1):  # (in two zones at once)
+                        k = flat.index(x, k + 1)
+                        at.append(k)
+                at.sort()
+            names = _zone_names(len(state.seats))
+            ends = list(accumulate(lens))
+            for k in at:
+                z = bisect_right(ends, k)  # (the zone, and the place in it)
+                card = lists[z][k - ends[z] + lens[z]]
+                if id(card) in loose:
+                    kept.append(card)
                 i = pos.get(id(card), -1)
                 if i >= 0 and cards[i] is not card:
                     i = -1
                 if unique.get(card.text, -1) != i:
-                    out.append([key, k, i])
+                    out.append([names[z], k - ends[z] + lens[z], i])
+        self._misplaced_last = (self._odd_for, len(pos), cards, flat, lens, kept, out)
         return out
+
+    _misplaced_last: Any = None  # (the last call of misplaced: what it was of, its answer)
+
+    _odd_for: Any = None  # (made lazily, for the indices by face of this stamp…
+    _odd_len = -1         # … and this many cards placed)
+    _odd: frozenset[int] = frozenset()
+
+    def _odd_ids(self) -> frozenset[int]:
+        """The ids of the committed cards whose index is not the last of their face's (see
+        :meth:`misplaced`): made again when the commitments change."""
+        unique, cards = self._unique_indices(), self.cards
+        stamp = self._unique_stamp  # (a new object whenever the indices by face are made)
+        if self._odd_for is not stamp or self._odd_len != len(self.pos):
+            self._odd = frozenset(k for k, i in self.pos.items()
+                                  if unique.get(cards[i].text, -1) != i)
+            self._odd_for, self._odd_len = stamp, len(self.pos)
+        return self._odd
 
     def zones(self, state: GameState) -> dict[str, list[int]]:
         """Where each committed card is now (index by zone); changes as cards move."""

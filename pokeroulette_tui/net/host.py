@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from operator import attrgetter
 from pathlib import Path
 from typing import Any, Callable
 
@@ -36,6 +37,8 @@ log = logging.getLogger("pokeroulette.net")
 #: served (the port, TLS, headless, the password's source are the command's).
 TABLE_SETTINGS = ("turn_timeout", "delay", "hand_pause", "bot_level", "allow_hints",
                   "away_after")
+_SETTINGS_OF = attrgetter(*TABLE_SETTINGS)
+_SEAT_KEY = attrgetter("token_digest", "uid", "host")  # what a seat's resume data is made of
 
 
 def _saved_settings(saved: Any) -> dict[str, Any]:
@@ -83,16 +86,17 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         self.defer_saves = False
         self._bot_job: BotJob | None = None      # made by poll, not yet taken
         self._states = StateMessages()
-        self._zones_key: Any = None
-        self._played = -1                     # actions played when the cards were last placed
-        self._places: Any = ()
+        # the journal's resume data (_net_meta): each part, and what it was made from
+        self._zones_key: Any = None           # (actions played, the commitments) when placed
         self._zones: list[list[Any]] = []
         self._revealed_key: Any = None
         self._revealed: list[list[Any]] = []
         self._seats_key: Any = None
         self._seats_part: dict[str, Any] = {}
-        self._timeouts_key: Any = None
+        self._timeouts_seen: Any = None       # a copy of the state's counts when made
         self._timeouts_part: dict[str, int] = {}
+        self._net_parts: dict[str, Any] = {}  # the last mapping made (the same while unchanged)
+        self._net_from: tuple[Any, ...] = ()  # … and the parts it was made of
         self.password_digest = P.password_digest(config.password) if config.password else ""
         self.password_check = P.PasswordCheck(self.password_digest, config.password)
         self.guard = HelloGuard()
@@ -241,29 +245,30 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         commitments once a hand, the places of the cards whose index their face does not
         tell (the jokers, for a one-deck hand) as they move. Who was shown what is whole
         once a hand (and in every checkpoint: ``whole``); the openings after that are
-        appended (:meth:`_net_appends`)."""
+        appended (:meth:`_net_appends`). Each part is the same object while it is unchanged,
+        and so is the mapping while none changed (the journal then does not look into it)."""
         c = self.committer
-        moving = bool(c.cards) and self.table is not None
-        # the moving parts are made again only when they may have changed (the same object
-        # otherwise, which the journal does not even compare); cards move only by actions,
-        # so where they are is looked at again only after one
-        played = len(self.table.actions) if self.table is not None else 0
-        if played != self._played:
-            self._played = played
-            self._places = c.places(self.table.state) if moving else ()  # type: ignore[union-attr]
-        key = (c.hand_no, id(c.cards), len(c.cards), self._places)
+        table = self.table
+        cards = c.cards
+        moving = bool(cards) and table is not None
+        changed = whole
+        # cards move only by actions (the commitments change with a new shoe or a
+        # reshuffle), so where they are is looked at again only after one
+        key = (len(table.actions) if table is not None else 0, c.hand_no, id(cards), len(cards))
         if self._zones_key != key:
             self._zones_key = key
-            placed = c.misplaced(self.table.state) if moving else []  # type: ignore[union-attr]
-            if placed != self._zones:
+            placed = c.misplaced(table.state) if moving else []  # type: ignore[union-attr]
+            if placed is not self._zones and placed != self._zones:
                 self._zones = placed
-        key = (c.hand_no, id(c.cards))
+                changed = True
+        key = (c.hand_no, id(cards))
         if whole or self._revealed_key != key:  # (it restarts the openings to append)
             self._revealed_key = key
             self._revealed = c.revealed_list() if moving else []
             c.take_unsaved()  # (in the whole list)
-        # the seats' parts and the timer's counts: the same objects while unchanged
-        key = tuple((p.token_digest, p.uid, p.host) for p in self.players)
+            changed = True
+        # the seats' parts, the timer's counts, the settings: remade only when they change
+        key = list(map(_SEAT_KEY, self.players))
         if self._seats_key != key:
             self._seats_key = key
             host_seat = next((i for i, p in enumerate(self.players) if p.host), None)
@@ -273,20 +278,27 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
                 "accounts": {str(i): p.uid for i, p in enumerate(self.players)
                              if p.uid is not None},
                 "host_seat": host_seat}
-        timeouts = self.table.state.timeouts if self.table is not None else {}
-        key = tuple(timeouts.items())
-        if self._timeouts_key != key:  # kept by the host, not replayed from actions
-            self._timeouts_key = key
+            changed = True
+        timeouts = table.state.timeouts if table is not None else {}
+        if self._timeouts_seen != timeouts:  # kept by the host, not replayed from actions
+            self._timeouts_seen = dict(timeouts)  # (a copy: the state's changes in place)
             self._timeouts_part = {str(k): v for k, v in timeouts.items()}
-        cfg = self.config
-        key = tuple(getattr(cfg, k) for k in TABLE_SETTINGS)
-        if self._settings_key != key:  # (the table's settings: the same object while unchanged)
+            changed = True
+        key = _SETTINGS_OF(self.config)
+        if self._settings_key != key:  # (the table's settings)
             self._settings_key = key
             self._settings_part = dict(zip(TABLE_SETTINGS, key))
-        return {**self._seats_part, "password": self.password_digest or None,
-                "settings": self._settings_part,
-                "commit": c.fixed(), "placed": self._zones, "revealed": self._revealed,
-                "timeouts": self._timeouts_part}
+            changed = True
+        password = self.password_digest or None
+        fixed = c.fixed()
+        made = self._net_from
+        if changed or not made or made[0] is not password or made[1] is not fixed:
+            self._net_from = (password, fixed)
+            self._net_parts = {**self._seats_part, "password": password,
+                               "settings": self._settings_part, "commit": fixed,
+                               "placed": self._zones, "revealed": self._revealed,
+                               "timeouts": self._timeouts_part}
+        return self._net_parts
 
     def _net_appends(self) -> dict[str, list[Any]]:
         """The resume data to add to what the journal holds: the openings since the last

@@ -16,13 +16,17 @@ disk before that message is sent.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from dataclasses import dataclass, field
+from operator import attrgetter
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
+from pokeroulette_tui import table as _table
 from pokeroulette_tui.engine import journal
+from pokeroulette_tui.engine.actions import Action, StartHand
 from pokeroulette_tui.engine.folders import os_problem
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.table import Table
@@ -33,6 +37,73 @@ log = logging.getLogger("pokeroulette.net")
 _dumps: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":")).encode
 """As ``json.dumps(value, separators=(",", ":"))``, one encoder for every call."""
 _MISSING = object()
+_KIND = attrgetter("kind")
+_INT_TEXT = int.__repr__  # (how json writes an int)
+_INTS = {int}
+_FORMS: dict[type, Any] = {}
+_KEYS: dict[str, str] = {}
+
+
+def _action_form(cls: type) -> tuple[str, str | None, str | None, str] | None:
+    """How :func:`~pokeroulette_tui.engine.journal.action_line` writes an action of this
+    kind that did not shuffle, in pieces around its fields' values: ``(before the seat,
+    the other field's name, before its value, after the values)``; None for a kind whose
+    line is left to it (one with a ``to_dict`` of its own, or more fields)."""
+    form = _FORMS.get(cls, _MISSING)
+    if form is _MISSING:
+        form = None
+        if getattr(cls, "to_dict", None) is Action.to_dict:
+            names = [f.name for f in dataclasses.fields(cls)]
+            if names[:1] == ["seat"] and len(names) <= 2 and "type" not in names:
+                other = names[1] if len(names) == 2 else None
+                form = ('{"a":{' + _dumps("seat") + ":", other,
+                        None if other is None else "," + _dumps(other) + ":",
+                        ',"type":' + _dumps(cls.kind) + "}}\n")  # type: ignore[attr-defined]
+        _FORMS[cls] = form
+    return form
+
+
+def _value_text(value: Any) -> str | None:
+    """An action's field as json writes it, for the plain values (an int, None, a tuple of
+    ints); None for any other (left to the encoder)."""
+    kind = type(value)
+    if kind is int:
+        return _INT_TEXT(value)
+    if value is None:
+        return "null"
+    if kind is tuple and (not value or set(map(type, value)) == _INTS):
+        return "[" + ",".join(map(_INT_TEXT, value)) + "]"
+    return None
+
+
+def action_line(action: Any, state: Any, events: Sequence[Any]) -> str:
+    """Exactly :func:`~pokeroulette_tui.engine.journal.action_line` (with the faster state
+    encoder), written straight from the action's fields when it did not shuffle (most steps:
+    a check, a call, a bet), without its mapping or the encoder (a test holds them equal)."""
+    form = _action_form(type(action))
+    if form is not None and not isinstance(action, StartHand) \
+            and journal.RANDOM_EVENTS.isdisjoint(map(_KIND, events)):
+        head, name, mid, tail = form
+        seat = _value_text(action.seat)
+        if seat is not None:
+            if name is None:
+                return head + seat + tail
+            other = _value_text(getattr(action, name))
+            if other is not None:
+                return head + seat + mid + other + tail  # type: ignore[operator]
+    return journal.action_line(action, state, events, encode=P.state_to_save)
+
+
+def _net_text(texts: dict[str, str]) -> str:
+    """A net record (a mapping) from its values' JSON texts, as json writes the mapping."""
+    keys = _KEYS
+    parts = []
+    for key, text in texts.items():
+        k = keys.get(key)
+        if k is None:
+            k = keys[key] = _dumps(key)
+        parts.append(k + ":" + text)
+    return "{" + ",".join(parts) + "}"
 
 
 @dataclass
@@ -115,6 +186,10 @@ class NetTable(Table):
     _net_texts: dict[str, str] = field(default_factory=dict, repr=False)
     _net_objs: dict[str, Any] = field(default_factory=dict, repr=False)
     _grown: set[str] = field(default_factory=set, repr=False)
+    _net_seen: Any = field(default=None, repr=False)  # the last mapping net_meta gave
+    _where: Any = field(default=None, repr=False)     # (save_path, journal file) last …
+    _where_file: Any = field(default=None, repr=False)
+    _moved: bool = field(default=False, repr=False)   # … and whether that file is elsewhere
 
     @classmethod
     def _from_saved(cls, saved: Any, path: Path) -> "NetTable":
@@ -146,9 +221,19 @@ class NetTable(Table):
             self._restart = True  # a fresh checkpoint at the next flush, this action included
             self._lines.clear()
             return
-        self._lines.extend(journal.hand_line(h) for h in finished)
-        self._lines.append(journal.action_line(action, self.state, events,
-                                               encode=P.state_to_save))  # the faster encoder
+        if finished:
+            self._lines.extend([journal.hand_line(h) for h in finished])
+        self._lines.append(action_line(action, self.state, events))
+
+    def _needs_checkpoint(self, file: journal.JournalFile, action: Any, events: Any) -> bool:
+        """As :meth:`Table._needs_checkpoint`; whether the file is the save's is looked at
+        again only when the save's path or the file changes."""
+        where = self.save_path
+        if where is not self._where or file is not self._where_file:
+            self._where, self._where_file = where, file
+            self._moved = file.path != (where if isinstance(where, Path) else Path(where or ""))
+        return self._moved or (
+            file.size > _table.COMPACT_BYTES and journal.shuffles(action, events))
 
     def autosave(self) -> None:
         """A fresh checkpoint at the next flush (at once unless the server writes)."""
@@ -159,28 +244,33 @@ class NetTable(Table):
         if not self.defer:
             self.flush()
 
-    def _net_changes(self) -> dict[str, Any]:
-        """The parts of the resume data that differ from what the journal holds. A part is
-        compared with the one last written (``net_meta`` makes a changed part anew, never
-        changing one in place), and encoded only when it differs."""
+    def _net_changes(self) -> dict[str, str]:
+        """The parts of the resume data that differ from what the journal holds, as their
+        JSON texts. A part is compared with the one last written (``net_meta`` makes a
+        changed part anew, never changing one in place, and gives the same mapping again
+        while no part changed: then nothing is looked at), and encoded only when it differs."""
         if self.net_meta is None:
             return {}
+        meta = self.net_meta()
+        if meta is self._net_seen:  # (every part as last looked at: the same objects)
+            return {}
+        self._net_seen = meta
         changed = {}
-        last = self._net_objs
-        for key, value in self.net_meta().items():
+        last, texts, grown = self._net_objs, self._net_texts, self._grown
+        for key, value in meta.items():
             before = last.get(key, _MISSING)
             if before is value:
                 continue
-            if key in self._grown:  # appended to since: a new whole part is written, even
-                self._grown.discard(key)  # one equal to the last written
-                self._net_texts.pop(key, None)
+            last[key] = value  # (the same object again is not looked at again)
+            if key in grown:  # appended to since: a new whole part is written, even
+                grown.discard(key)  # one equal to the last written
+                texts.pop(key, None)
             elif type(before) is type(value) and before == value:
                 continue
-            last[key] = value
             text = _dumps(value)
-            if self._net_texts.get(key) != text:
-                self._net_texts[key] = text
-                changed[key] = value
+            if texts.get(key) != text:
+                texts[key] = text
+                changed[key] = text
         return changed
 
     def take_journal(self) -> JournalWrite | None:
@@ -195,18 +285,21 @@ class NetTable(Table):
         net = self._net_changes()
         if self.net_appends is not None:  # (after the changes: a part written whole
             for key, items in self.net_appends().items():  # restarts its appends)
-                net[key + "+"] = items
+                net[key + "+"] = _dumps(items)
                 self._grown.add(key)
-        if not self._lines and not net:
+        lines = self._lines
+        if not lines and not net:
             return None
-        lines, self._lines = self._lines, []
+        self._lines = []
         if net:
+            text = _net_text(net)
             if lines and lines[-1].startswith('{"a":'):  # one line: torn together or not at all
-                lines[-1] = lines[-1][:-2] + ',"net":' + _dumps(net) + "}\n"
+                lines[-1] = lines[-1][:-2] + ',"net":' + text + "}\n"
             else:
-                lines.append(journal.net_line(net))
+                lines.append('{"net":' + text + "}\n")  # (journal.net_line)
         # all of them or none: the resume data on the last line is of the state after all
-        return JournalWrite(self._journal, "".join(journal.in_one_write(lines)))
+        text = lines[0] if len(lines) == 1 else "".join(journal.in_one_write(lines))
+        return JournalWrite(self._journal, text)
 
     def _start_write(self) -> JournalWrite:
         if self._journal is not None:
@@ -216,6 +309,7 @@ class NetTable(Table):
         meta["net"] = net
         self._net_texts = {k: _dumps(v) for k, v in net.items()}
         self._net_objs = dict(net)
+        self._net_seen = net
         self._grown.clear()
         text = self._checkpoint_text(meta)
         self._journal = journal.JournalFile(Path(self.save_path))  # type: ignore[arg-type]

@@ -2,15 +2,19 @@
 added.
 
 After every action each connection gets a ``state`` message seen from its own seat. Most of
-it is the same for everyone: what a spectator sees (:func:`view_for` with no seat, projected
-once per action). What a seat sees beyond that is its own player's cards and, on its betting
-turn, its options; its events differ only in the private events about itself. So:
+it is the same for everyone: what a spectator sees (:func:`view_for` with no seat). What a
+seat sees beyond that is its own player's cards and, on its betting turn, its options; its
+events differ only in the private events about itself. So:
 
-- the public view is projected once; its head (everything but the players) is kept field by
-  field as JSON (``"name":value``), and only the fields whose value changed since the last
-  build are encoded again;
-- each player's public entry is made again only when that player changed, and then only its
-  changed fields are encoded (an unchanged field keeps its text);
+- the public view is never projected whole: its head (everything but the players, from
+  :func:`~pokeroulette_tui.engine.view.table_fields` once per build) is kept field by field
+  as JSON (``"name":value``), and only the fields whose value changed since the last build
+  are encoded again;
+- each player's public entry (:func:`player_view` for no seat) is projected again only when
+  what that projection reads of its seat changed (the seat's fields by value, its cards by
+  identity: a field changed in place shows), and its JSON made again only when the
+  projection changed, then only its changed fields encoded (an unchanged field keeps its
+  text);
 - each seat's own entry (its hidden cards) comes from :func:`player_view` for that seat, the
   only projection of hidden cards, and is projected again only when that seat's cards
   change; its JSON is the public entry's, cut around the card lists a seat sees of its own,
@@ -21,7 +25,8 @@ turn, its options; its events differ only in the private events about itself. So
 - a delta's changed fields are those whose JSON text changed (kept texts are the same
   objects, so mostly an identity check);
 - the deck openings: the committed indices of the public cards are looked up again only
-  when a public card object (two decks hold equal cards) or the committer's shoe changed,
+  when a public card object (two decks hold equal cards), which of a seat's cards are
+  public, or the committer's shoe changed (and are kept as the same tuple while equal),
   and each seat gets those it has not been opened yet (plus its own cards' and private
   events'); the committer answers a viewer's same indices again without looking them up;
 - the line is joined from pieces encoded to UTF-8 once (the public entries, the head, the
@@ -36,7 +41,7 @@ from __future__ import annotations
 
 import json
 from itertools import chain
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, Callable, Iterable
 
 from pokeroulette_tui.engine import betting
@@ -44,7 +49,7 @@ from pokeroulette_tui.engine.cards import Card
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.result import HandResult
 from pokeroulette_tui.engine.state import GameState, Seat
-from pokeroulette_tui.engine.view import PlayerView, SeatView, player_view, view_for
+from pokeroulette_tui.engine.view import PlayerView, player_view, table_fields
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.commit import DeckCommitter
 
@@ -53,6 +58,8 @@ _OWN_CARDS = ("stock", "actives", "hand")
 
 _HEAD_FIELDS = tuple(k for k in P._VIEW_FIELDS if k not in ("seat", "rules", "options", "players"))
 _HEAD = attrgetter(*_HEAD_FIELDS)
+_HEAD_ITEMS = itemgetter(*_HEAD_FIELDS)
+"""The head's values from :func:`table_fields`' dict (as ``_HEAD`` from the view)."""
 _PLAYER_KEY = attrgetter(*P._PLAYER_FIELDS)
 """All of a PlayerView's fields as one tuple: equal exactly when the entries are."""
 _OPTIONS = attrgetter(*P.OPTION_FIELDS)
@@ -126,6 +133,27 @@ def _event_json(e: Event) -> str:
             f'"hand_no":{j(e.hand_no)}}}')
 
 
+_EVENT_REDACTED = Event.redacted_for
+
+
+def _public_event(e: Event) -> tuple[str, tuple[Card | None, ...]]:
+    """``e.redacted_for(None)`` as :func:`_event_json` writes it, and its cards: a private
+    event's public form written from its own fields (its text the public one, its cards
+    hidden), without making that event."""
+    if not e.private:
+        return _event_json(e), e.cards
+    t = type(e)
+    if t.redacted_for is not _EVENT_REDACTED or t.to_dict is not _EVENT_TO_DICT:
+        r = e.redacted_for(None)
+        return _event_json(r), r.cards
+    n = len(e.cards)
+    j = _json
+    return (f'{{"kind":{j(e.kind)},"text":{j(e.public_text)},"seat":{j(e.seat)},'
+            f'"cards":[{",".join(["null"] * n)}],"amount":{j(e.amount)},'
+            f'"private":{j(e.private)},"public_text":"",'
+            f'"hand_no":{j(e.hand_no)}}}', (None,) * n)
+
+
 _MARK = "\x00own\x00"
 """A text no entry holds (JSON writes the NUL as ``\\u0000``)."""
 
@@ -161,12 +189,15 @@ class _Public:
     that JSON cut around its own card lists (``stock``, ``actives``, ``hand``) so that a
     seat's own entry is spliced from it without encoding anything again."""
 
-    __slots__ = ("key", "player", "fields", "text", "_cut", "_entry", "_data")
+    __slots__ = ("key", "player", "fields", "text", "_cut", "_entry", "_data", "seat_key",
+                 "seat_cards")
 
     def __init__(self, p: PlayerView, prev: "_Public | None" = None,
                  key: tuple[Any, ...] | None = None) -> None:
         self.key = key = _PLAYER_KEY(p) if key is None else key
         self.player = p
+        self.seat_key: tuple[Any, ...] | None = None  # see StateMessages._players
+        self.seat_cards: tuple[tuple[Card, ...], ...] = ()
         self._entry: dict[str, Any] | None = None
         if prev is None:
             f = [_player_field(j, v) for j, v in enumerate(key)]
@@ -231,7 +262,7 @@ class _Own:
         self.public_text: str | None = None
         self.text = ""
         self.fields: list[str] = []
-        self._indices: list[int] = []
+        self._indices: tuple[int, ...] = ()
         self._stamp: list[Card] | None = None
         self._len = 0
         self._data = b""
@@ -249,12 +280,14 @@ class _Own:
         """The own card lists as the entry's dict holds them."""
         return {k: _texts(getattr(self.player, k)) for k in _OWN_CARDS}
 
-    def indices(self, committer: DeckCommitter) -> list[int]:
+    def indices(self, committer: DeckCommitter) -> tuple[int, ...]:
         """The committed indices of the cards only this seat sees of its own (looked up again
         when the committer's cards change: a new shoe or a reshuffle)."""
         cards = committer.cards
         if self._stamp is not cards or self._len != len(cards):
-            self._indices = committer.indices(self.cards)
+            idx = tuple(committer.indices(self.cards))
+            if idx != self._indices:
+                self._indices = idx
             self._stamp, self._len = cards, len(cards)  # (held: its id stays its own)
         return self._indices
 
@@ -291,6 +324,23 @@ def _own_key(s: Seat) -> tuple[Any, ...]:
     hold equal cards), which of them are public, how its actives lie, whether it showed."""
     return (tuple(map(id, s.stock)), tuple(s.stock_public), tuple(map(id, s.actives)),
             s.actives_up, s.moved, tuple(map(id, s.hand)), s.shown)
+
+
+_SEAT_SCALARS = attrgetter(
+    "name", "chips", "tokens", "status", "is_bot", "in_hand", "folded", "all_in", "bet",
+    "contributed", "reason", "drawn", "last_life", "sit_out_hands", "won", "out_hand",
+    "out_score")
+"""The seat's fields :func:`player_view` reads besides those in :func:`_own_key` and its
+``added`` cards (a test holds the three together to every field the projection reads)."""
+
+
+def _seat_key(s: Seat) -> tuple[Any, ...]:
+    """Everything :func:`player_view` reads of a seat, by value (its card lists by their
+    cards' identities): equal keys, the same projection. ``[1]`` is :func:`_own_key`."""
+    return (_SEAT_SCALARS(s),
+            (tuple(map(id, s.stock)), tuple(s.stock_public), tuple(map(id, s.actives)),
+             s.actives_up, s.moved, tuple(map(id, s.hand)), s.shown),  # (_own_key, inlined)
+            tuple(map(id, s.added)))
 
 
 _HEAD_NAMES = tuple(_str_json(k) + ":" for k in _HEAD_FIELDS)
@@ -368,48 +418,87 @@ class StateMessages:
         self._texts: list[str] = []            # … its players' public JSON
         self._players_fields: list[list[str]] = []  # … and their fields' JSON
         self._public_idx: tuple[Any, ...] | None = None  # see _public_indices
-        self._shown: dict[int, tuple[list[int], list[int], list[int]]] = {}
+        self._players_version = 0  # see _players
+        self._shown: dict[int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
         """Per seat, the public cards' and its own cards' indices and the two together."""
         self._seen: dict[int | None, tuple[int, str, str, list[str] | None]] = {}
         """Per seat, its last tracked line: (serial, its own player entry's JSON, options,
         that entry's fields' JSON)."""
 
-    def own_player(self, state: GameState, seat: int) -> _Own:
+    def own_player(self, state: GameState, seat: int, key: tuple[Any, ...] | None = None) -> _Own:
         """``seat``'s own entry as :func:`view_for` gives it (projected again only when the
-        seat's cards change)."""
+        seat's cards change; ``key``: its :func:`_own_key` now, if known)."""
         s = state.seats[seat]
         own = self._own.get(seat)
-        key = _own_key(s)
+        if key is None:
+            key = _own_key(s)
+        elif own is not None and own.key is key:
+            return own  # (the same key object: the seat's key unchanged since it was checked)
         if own is None or own.key != key:
             own = self._own[seat] = _Own(s, player_view(state, seat, seat), key)
+        else:
+            own.key = key  # (equal: the next build with the same seat key checks nothing)
         return own
 
-    def _players(self, public: SeatView) -> list[_Public]:
-        """Each player's public entry, encoded again only if it changed (and then only its
-        changed fields)."""
+    def _players(self, state: GameState) -> list[_Public]:
+        """Each player's public entry (``view_for(state, None).players[i]``): projected again
+        only when what :func:`player_view` reads of its seat changed (:func:`_seat_key`), and
+        encoded again only if the projection changed (and then only its changed fields).
+        Bumps ``_players_version`` whenever a player's card objects, or which of them are
+        public, changed (the seat key's card part: its chips alone do not)."""
         out = self._public
-        del out[len(public.players):]
-        for i, p in enumerate(public.players):
-            if i == len(out):
-                out.append(_Public(p))
+        seats = state.seats
+        if len(out) > len(seats):
+            del out[len(seats):]
+            self._players_version += 1
+        for i, s in enumerate(seats):
+            skey = _seat_key(s)
+            if i < len(out):
+                old = out[i]
+                if old.seat_key == skey:
+                    continue
             else:
-                key = _PLAYER_KEY(p)
-                if out[i].key != key:
-                    out[i] = _Public(p, out[i], key)
+                old = None
+            p = player_view(state, i, None)
+            key = _PLAYER_KEY(p)
+            if old is None:
+                entry = _Public(p, None, key)
+                out.append(entry)
+            elif old.key != key:
+                entry = out[i] = _Public(p, old, key)
+            else:  # (the same entry: its cards are the new projection's)
+                entry = old
+                entry.player = p
+            if old is None or old.seat_key[1:] != skey[1:]:  # type: ignore[index]
+                # (holds the key's card objects, so that their ids stay theirs while cached)
+                entry.seat_cards = (tuple(s.stock), tuple(s.actives), tuple(s.hand),
+                                    tuple(s.added))
+                self._players_version += 1  # (its cards, or which of them are public)
+            elif entry is not old:
+                entry.seat_cards = old.seat_cards
+            entry.seat_key = skey
         return out
 
-    def _public_indices(self, public: SeatView, committer: DeckCommitter) -> list[int]:
-        """``committer.indices(public.all_cards())``, looked up again only when a public
-        card object or the committer's cards (a new shoe, a reshuffle) changed."""
-        cards = list(chain(public.suit_draw, (public.match, public.last_match),
-                           public.discards, *[chain(p.stock, p.actives, p.hand, p.added)
-                                              for p in public.players]))
-        key = (committer.cards, len(committer.cards), tuple(map(id, cards)))
+    def _public_indices(self, table: dict[str, Any], players: list[_Public],
+                        committer: DeckCommitter) -> tuple[int, ...]:
+        """``committer.indices(view_for(state, None).all_cards())``, looked up again only
+        when a public card object (of the table's, or a player projected again) or the
+        committer's cards (a new shoe, a reshuffle) changed."""
+        cards = list(chain(table["suit_draw"], (table["match"], table["last_match"]),
+                           table["discards"]))
+        key = (committer.cards, len(committer.cards), self._players_version,
+               tuple(map(id, cards)))
         last = self._public_idx
-        if last is None or last[0] is not key[0] or last[1:3] != key[1:]:
+        if last is None or last[0] is not key[0] or last[1:4] != key[1:]:
+            cards += chain.from_iterable([chain(e.player.stock, e.player.actives,
+                                                e.player.hand, e.player.added)
+                                          for e in players])
+            idx = tuple(committer.indices(cards))
+            if last is not None and last[4] == idx:
+                idx = last[4]  # (the same object: a viewer's same openings are seen at once)
             # (holds the cards, so that their ids stay theirs while cached)
-            self._public_idx = last = (*key, committer.indices(cards), cards)
-        return last[3]
+            self._public_idx = last = (*key, idx, cards)
+        return last[4]
 
     def build(self, state: GameState, seats: Iterable[int | None], events: list[Event],
               head: dict[str, Any], tail: dict[str, Any], reveal: Reveal | DeckCommitter,
@@ -424,13 +513,14 @@ class StateMessages:
         With ``track``, this build gets the next serial. Each seat in ``deltas`` gets a delta
         line in ``delta_out`` against the previous tracked build (its whole line if this
         builder has none for that seat): only for tracked builds."""
-        public = view_for(state, None)
-        players = self._players(public)
-        values = _HEAD(public)
+        table = table_fields(state)
+        players = self._players(state)
+        values = _HEAD_ITEMS(table)
         fields = self._fields = _head_fields(values, self._values, self._fields)
         self._values = values
-        redacted = [e.redacted_for(None) for e in events]
-        event_json = [_event_json(e) for e in redacted]
+        redacted = [_public_event(e) for e in events]  # (their JSON and cards)
+        event_json = [r[0] for r in redacted]
+        shown_cards = [r[1] for r in redacted]
         public_events = ",".join(event_json)
         private = {e.seat for e in events if e.private and e.seat is not None}
         want_delta = set(deltas) if track else set()
@@ -461,11 +551,14 @@ class StateMessages:
             getattr(reveal, "__self__", None)  # (the committer's own reveal: the same)
         fast = isinstance(committer, DeckCommitter)
         if fast:  # the public cards' indices once; each seat's own cards added
-            public_idx = self._public_indices(public, committer)
-            events_idx = committer.indices(c for e in redacted for c in e.cards) \
+            public_idx = self._public_indices(table, players, committer)
+            events_idx = committer.indices(chain.from_iterable(shown_cards)) \
                 if events else []
         else:
-            public_cards = public.all_cards()
+            public_cards = [c for c in chain(
+                table["suit_draw"], (table["match"], table["last_match"]), table["discards"],
+                *[chain(e.player.stock, e.player.actives, e.player.hand, e.player.added)
+                  for e in players]) if c is not None]
         out: dict[int | None, bytes] = {}
         seen: dict[int | None, tuple[int, str, str, list[str] | None]] = {}
         full_seats = set(seats)
@@ -484,13 +577,13 @@ class StateMessages:
             if seat in seen:
                 continue
             texts = public_events
-            shown_events = redacted
+            shown_events = shown_cards  # (the cards of the events it is shown)
             own: _Own | None = None
             options = "null"
             own_text = ""
             own_fields: list[str] | None = None
             if seat is not None:
-                own = self.own_player(state, seat)
+                own = self.own_player(state, seat, players[seat].seat_key[1])  # type: ignore[index]
                 if seat == to_act:
                     options = _options(state, seat)
                 text = own.entry_text(players[seat])
@@ -502,18 +595,14 @@ class StateMessages:
                     own_text = text
                     own_fields = own.fields
                 if seat in private:
-                    shown_events = [e if e.private and e.seat == seat else r
-                                    for e, r in zip(events, redacted)]
+                    shown_events = [e.cards if e.private and e.seat == seat else r
+                                    for e, r in zip(events, shown_cards)]
                     texts = ",".join(_event_json(e) if e.private and e.seat == seat else t
                                      for e, t in zip(events, event_json))
             opened = list(extra.get(seat, ())) if extra else []
-            if fast:
+            if fast:  # the cards it is shown every time, then its events'
                 shown = public_idx
-                if shown_events is not redacted or events_idx:
-                    shown = public_idx + (own.indices(committer) if own is not None else [])
-                    shown += events_idx if shown_events is redacted else committer.indices(
-                        c for e in shown_events for c in e.cards)
-                elif own is not None:  # (the same list as last time while neither changed)
+                if own is not None:  # (the same tuple as last time while neither changed)
                     own_idx = own.indices(committer)
                     last = self._shown.get(seat)
                     if last is not None and last[0] is public_idx and last[1] is own_idx:
@@ -521,11 +610,13 @@ class StateMessages:
                     else:
                         shown = public_idx + own_idx
                         self._shown[seat] = (public_idx, own_idx, shown)
-                opened += committer.open(seat, shown)
+                opened += committer.open(seat, shown, events_idx if shown_events is shown_cards
+                                         else committer.indices(chain.from_iterable(
+                                             shown_events)))
             else:
                 opened += reveal(seat, chain(  # type: ignore[operator]
                     public_cards, own.cards if own is not None else (),
-                    *(e.cards for e in shown_events)))
+                    *shown_events))
             # (lines are joined from pieces encoded once: the same bytes as encoding the
             # whole text, as UTF-8 is piece by piece)
             if not opened and texts is public_events:  # the same for every such seat
