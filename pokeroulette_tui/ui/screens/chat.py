@@ -49,7 +49,7 @@ class ChatScreen(ModalScreen[str | None]):
         with Vertical(id="chat-box"):
             yield Static(Text(_("Chat"), style="bold"), classes="dialog-title")
             with VerticalScroll(id="chat-history", can_focus=False):
-                yield Static(chat_history(self.lines))
+                yield Static(chat_history(self.lines), id="chat-lines")
             yield Static(_("Message to the table (Enter sends, Esc closes)"))
             yield TypedInput(placeholder=_("say something"), max_length=MAX_CHAT, id="chat-input")
         yield TidyFooter()
@@ -58,6 +58,19 @@ class ChatScreen(ModalScreen[str | None]):
         self.query_one(Input).focus()
         history = self.query_one("#chat-history", VerticalScroll)
         self.call_after_refresh(history.scroll_end, animate=False)  # the newest, once laid out
+
+    def show_lines(self, lines: Sequence[dict[str, Any]]) -> None:
+        """The messages so far, again (new ones came while the chat is open: shown here,
+        not in a toast over the input line); the newest in view if they were."""
+        lines = list(lines)
+        if lines == self.lines:
+            return
+        self.lines = lines
+        history = self.query_one("#chat-history", VerticalScroll)
+        at_end = history.scroll_y >= history.max_scroll_y
+        self.query_one("#chat-lines", Static).update(chat_history(lines))
+        if at_end:
+            self.call_after_refresh(history.scroll_end, animate=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

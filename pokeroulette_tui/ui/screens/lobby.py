@@ -62,15 +62,39 @@ def seats_table(lobby: dict[str, Any]) -> RichTable:
     return t
 
 
-def lobby_summary(lobby: dict[str, Any]) -> Text:
-    n = len(lobby.get("seats", []))
-    out = Text(_("{n} seated · {lo}–{hi} players").format(
-        n=n, lo=lobby.get('min_players', '?'), hi=lobby.get('max_players', '?')) + " · ")
+def lobby_summary(lobby: dict[str, Any], width: int | None = None) -> Text:
+    """Two lines: who is here and the turn timer, then whether the game can start.
+
+    With ``width`` the first line fits it: parts are left out whole, the least needed first,
+    until it does: the players the game takes (the rules say it too), then the turn timer.
+    How many are seated stays, and so does how many watch (said nowhere else).
+
+    >>> lobby = {"seats": [{}] * 4, "min_players": 3, "max_players": 10, "spectators": 1}
+    >>> print(lobby_summary(lobby).plain.splitlines()[0])
+    4 seated · 3–10 players · no turn timer · 1 watching
+    >>> print(lobby_summary(lobby, width=43).plain.splitlines()[0])
+    4 seated · no turn timer · 1 watching
+    >>> print(lobby_summary(lobby, width=30).plain.splitlines()[0])
+    4 seated · 1 watching
+    """
     timeout = lobby.get("turn_timeout") or 0
-    out.append(_("turn timer {seconds} s").format(seconds=f"{timeout:g}") if timeout
-               else _("no turn timer"))
-    if lobby.get("spectators"):
-        out.append(" · " + _("{n} watching").format(n=lobby['spectators']))
+    parts: list[str | None] = [
+        _("{n} seated").format(n=len(lobby.get("seats", []))),
+        _("{lo}–{hi} players").format(lo=lobby.get('min_players', '?'),
+                                      hi=lobby.get('max_players', '?')),
+        _("turn timer {seconds} s").format(seconds=f"{timeout:g}") if timeout
+        else _("no turn timer"),
+        _("{n} watching").format(n=lobby['spectators']) if lobby.get("spectators") else None,
+    ]
+
+    def line() -> str:
+        return " · ".join(part for part in parts if part)
+
+    for drop in (1, 2):  # (the least needed first)
+        if width is None or Text(line()).cell_len <= width:
+            break
+        parts[drop] = None
+    out = Text(line())
     problem = lobby.get("start_problem") or ""
     out.append("\n")
     starts_in = lobby.get("starts_in")
@@ -91,6 +115,19 @@ def lobby_summary(lobby: dict[str, Any]) -> Text:
     else:
         out.append(_("Ready to deal: the host can start"), style="bold")
     return out
+
+
+class LobbySummary(Static):
+    """:func:`lobby_summary` as wide as the seats' column (its first line never wraps)."""
+
+    lobby: dict[str, Any] = {}
+
+    def show(self, lobby: dict[str, Any]) -> None:
+        self.lobby = lobby
+        self.update(lobby_summary(lobby, self.content_size.width or None))
+
+    def on_resize(self) -> None:
+        self.show(self.lobby)
 
 
 def rules_lines(lobby: dict[str, Any]) -> Text:
@@ -196,10 +233,12 @@ class LobbyScreen(Screen[None]):
         # (one footer entry for both: the leader's keys then fit 80 columns, Leave and Quit
         # included)
         Binding("plus,equals_sign", "bots(1)", N_("Bots"), key_display="+/−"),
-        Binding("minus", "bots(-1)", N_("Bot −"), show=False),
+        # (the footer's "−" is U+2212: Textual calls it minus_sign, the keyboard's "-" minus)
+        Binding("minus,minus_sign", "bots(-1)", N_("Bot −"), show=False),
         Binding("x", "kick", N_("Remove seat")),
         Binding("c", "chat", N_("Chat")),
-        Binding("escape", "unfocus", N_("Back"), show=False),
+        # (shown while the chat box has the keys: the other keys are typed into it then)
+        Binding("escape", "unfocus", N_("Back")),
         Binding("l", "leave", N_("Leave")),
         Binding("q", "app.quit", N_("Quit")),
     ]
@@ -215,7 +254,8 @@ class LobbyScreen(Screen[None]):
     LobbyScreen #lobby-buttons { height: auto; }
     LobbyScreen #lobby-buttons Button { margin: 0 1; min-width: 10; }
     LobbyScreen #lobby-buttons #btn-ready { min-width: 13; }
-    LobbyScreen #lobby-chat { height: 1fr; min-height: 3; max-height: 10; padding: 0 1; }
+    LobbyScreen #lobby-chat { height: 1fr; min-height: 3; max-height: 10; padding: 0 1;
+                              scrollbar-gutter: stable; overflow-x: hidden; }
     LobbyScreen .lobby-title { text-style: bold; }
     """
 
@@ -244,7 +284,7 @@ class LobbyScreen(Screen[None]):
             with VerticalScroll(id="lobby-seats-box"):
                 yield Static(Text(_("Seats"), style="bold"), classes="lobby-title")
                 yield Static(Text(""), id="lobby-seats")
-                yield Static(Text(""), id="lobby-summary")
+                yield LobbySummary(Text(""), id="lobby-summary")
             with VerticalScroll(id="lobby-rules-box"):
                 yield Static(Text(_("The table agreement (the host's rules)"), style="bold"),
                              classes="lobby-title")
@@ -255,7 +295,10 @@ class LobbyScreen(Screen[None]):
             yield Button(_("Bot −"), id="btn-bot-minus")
             yield Button(_("Bot +"), id="btn-bot-plus")
             yield Button(_("Leave"), id="btn-leave", variant="error")
-        yield RichLog(id="lobby-chat", markup=False, highlight=False, wrap=True, max_lines=500)
+        # (min_width=1: a line as wide as the log, not Textual's 78 columns, which at 80x24
+        # drew a sideways scrollbar over the newest line once the log began to scroll)
+        yield RichLog(id="lobby-chat", markup=False, highlight=False, wrap=True, max_lines=500,
+                      min_width=1)
         yield TypedInput(placeholder=_("chat: type and press Enter (c to chat, Esc to leave the box)"),
                     id="lobby-input", max_length=300, select_on_focus=False)
         yield TidyFooter()  # (translates the keys)
@@ -270,8 +313,8 @@ class LobbyScreen(Screen[None]):
         if self._deal_at is None or self.lobby.get("started"):
             return
         left = max(0.0, self._deal_at - asyncio.get_running_loop().time())
-        self.query_one("#lobby-summary", Static).update(
-            lobby_summary({**self.lobby, "starts_in": round(left)}))
+        self.query_one("#lobby-summary", LobbySummary).show(
+            {**self.lobby, "starts_in": round(left)})
 
     # -- the session --------------------------------------------------------------
     @work(exclusive=True, group="lobby")
@@ -325,7 +368,7 @@ class LobbyScreen(Screen[None]):
         me = next((s for s in lobby.get("seats", []) if s.get("seat") == you), None)
         self.ready = bool(me and me.get("ready"))
         self.query_one("#lobby-seats", Static).update(seats_table(lobby))
-        self.query_one("#lobby-summary", Static).update(lobby_summary(lobby))
+        self.query_one("#lobby-summary", LobbySummary).show(lobby)
         starts_in = lobby.get("starts_in")
         self._deal_at = (asyncio.get_running_loop().time() + starts_in
                          if isinstance(starts_in, (int, float)) and starts_in > 0 else None)
@@ -389,6 +432,8 @@ class LobbyScreen(Screen[None]):
             return self.session.leads and not self.lobby.get("started")
         if action == "ready":
             return self.session.seat is not None and not self.lobby.get("started")
+        if action == "unfocus":  # (in the footer only while the chat box has the keys)
+            return isinstance(self.focused, Input)
         return True
 
     async def _send(self, coro: Any) -> None:
@@ -443,9 +488,10 @@ class LobbyScreen(Screen[None]):
                             title=_("Lobby"), severity="warning", markup=False)
                 return
             await self._send(self.session.kick(int(number) - 1))
-            self.set_focus(None)
         elif text:
             await self._send(self.session.chat(text))
+        # (sent: the keys are the lobby's again, r for ready and the rest; c chats again)
+        self.set_focus(None)
 
     async def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"btn-ready": self.action_ready, "btn-start": self.action_start,

@@ -33,7 +33,7 @@ from pokeroulette_tui.ui.screens.hints import HINT_BINDINGS, TableHints
 from pokeroulette_tui.ui.screens.pace import PACE_ACTIONS, PACE_BINDINGS, TablePace
 from pokeroulette_tui.ui.screens.seating import Seating
 from pokeroulette_tui.ui.widgets.centre import CentreWidget
-from pokeroulette_tui.ui.widgets.chat import ChatPanel
+from pokeroulette_tui.ui.widgets.chat import ChatPanel, chat_notes
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 from pokeroulette_tui.ui.widgets.hand import HandPanel
 from pokeroulette_tui.ui.widgets.hints import HintsPanel
@@ -74,6 +74,7 @@ BET_ACTIONS = ("check", "call", "bet", "raise", "all_in", "fold")
 NEEDS_HOST = (*BET_ACTIONS, "call_all_in", "choose", "keep", "toggle", "draw", "stand_pat",
               "cut", "cut_move", "cut_number", "leave", "chat")
 WIDE = 120
+HELD_NOTES = 6  # the newest notes that waited for a dialog shown (the chat keeps its lines)
 HUGE = 190  # a wider side panel (centre, log, chat)
 TALL = 36
 WARNING_SECONDS = 20
@@ -202,6 +203,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         self._not_now: Any = None  # the "Not now" toast up, if any (see _say_not_now)
         self._my_turn = False  # (the turn came to this terminal's viewer: see refresh_view)
         self._deck_toast_until = 0.0  # (monotonic) the last deck check toast is still shown
+        self._held_notes: list[str] = []  # the table's notes while a dialog covers it
         self._link_said: tuple[str, bool] = ("", False)  # what the LinkLine shows
         # statistics of the seats played here: made at the first update (its modules load
         # then, not on the way to the table)
@@ -400,7 +402,57 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             if now < self._deck_toast_until:
                 return
             self._deck_toast_until = now + self.app.NOTIFICATION_TIMEOUT
-        self.notify(note, title=_("Table"), markup=False)
+        self._held_notes.append(note)
+        # (after this update's own dialogs, a hand's result say, are up: see _show_notes)
+        self.call_later(self._show_notes)
+
+    def _covered(self) -> bool:
+        """A dialog (help, rules, a hand's result, the chat …) is open over the table."""
+        try:
+            return self.app.screen is not self
+        except Exception:  # noqa: BLE001 - no screen stack (the app is going)
+            return True
+
+    def _show_notes(self) -> None:
+        """The table's notes as a toast, unless a dialog is open over the table: a toast
+        would cover its last lines (or the chat's input line), so they wait until it
+        closes, then show as one toast (the newest ``HELD_NOTES``). The open chat shows new
+        chat lines in its history at once: those are not toasted again. (Warnings do not
+        wait: they are toasted where they are made.)"""
+        from pokeroulette_tui.ui.screens.chat import ChatScreen
+
+        if not self._held_notes:
+            return
+        if self._covered():
+            top = self.app.screen
+            if isinstance(top, ChatScreen):
+                top.show_lines(self.session.chat_lines)
+                said = chat_notes(self.session.chat_lines[-50:])
+                self._held_notes = [n for n in self._held_notes if n not in said]
+            return
+        notes, self._held_notes = self._held_notes, []
+        notes = list(dict.fromkeys(notes))  # (the same note twice is said once)
+        if len(notes) > HELD_NOTES:
+            notes = ["…"] + notes[-HELD_NOTES:]
+        self.notify("\n".join(notes), title=_("Table"), markup=False)
+
+    def on_screen_suspend(self) -> None:
+        """A dialog opens over the table: a "Not now" note was about the table, not it.
+        (Textual redraws the toasts of the screen on top only: the table's own, drawn under
+        the dialog, are brought up to date here.)"""
+        if self._not_now is None:
+            return
+        self._clear_not_now()
+        from textual.widgets._toast import ToastRack
+
+        try:
+            self.get_child_by_type(ToastRack).show(self.app._notifications)
+        except Exception:  # noqa: BLE001 - no rack (Textual changed): the dialog's own is right
+            pass
+
+    def on_screen_resume(self) -> None:
+        """The table shows again: the notes that came meanwhile."""
+        self._show_notes()
 
     def _recall_last_hand(self, past: list[list[Event]]) -> None:
         """A resumed table: ``s`` shows the last finished hand, told from its events (the

@@ -34,6 +34,23 @@ def chat_text(msg: dict[str, Any]) -> Text:
     return out
 
 
+def chat_notes(lines: Sequence[dict[str, Any]]) -> set[str]:
+    """The words a table's note says for each of these chat messages (a network table tells
+    a chat line as a note too): to know a note the open chat already shows.
+
+    >>> sorted(chat_notes([{"name": "Bo", "text": "gl"}, {"name": "Eve", "text": "hi",
+    ...                                                   "spectator": True}]))
+    ['Bo: gl', 'Eve (watching): hi']
+    """
+    said = set()
+    for msg in lines:
+        name, text = str(msg.get("name", "?")), str(msg.get("text", ""))
+        if msg.get("spectator"):  # (as the client says it, and as the chat shows it)
+            said.add(_("{name} (watching)").format(name=name) + ": " + text)
+        said.add(chat_text(msg).plain)
+    return said
+
+
 def newest_lines(lines: Sequence[dict[str, Any]], width: int, height: int) -> Text:
     """The newest messages that fit ``height`` rows of ``width`` columns once wrapped, oldest
     first (an older message cut in half is left out).
