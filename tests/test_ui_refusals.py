@@ -96,3 +96,6 @@ def test_fixed_limit_all_in_names_the_keys_that_work_and_hand_or_game_over_say_s
     done = replace(view, phase=Phase.GAME_OVER, game_over=True, to_act=None)
     assert refusal(done, "b", players_here=True, ended=True) == \
         "The game is over: Enter or g shows the standings, n starts a new game."
+    # a network table's game over: no new game from here, so n is not offered
+    assert refusal(done, "b", players_here=True, ended=True, can_start_new=False) == \
+        "The game is over: Enter or g shows the standings."

@@ -16,13 +16,15 @@ TURN_KEYS = frozenset({"b", "r", "a", "c", "f", "k", "p", "e", "enter"}) | DIGIT
 
 def refusal(view: SeatView | None, key: str, *, players_here: bool, ended: bool,
             can_chat: bool = False, can_pace: bool = True,
-            sorted_hand: bool = False, instant: bool = False) -> str | None:
+            sorted_hand: bool = False, instant: bool = False,
+            can_start_new: bool = True) -> str | None:
     """Why ``key`` does nothing now at a table showing ``view`` (None: it is not one of the
     table's keys, or the screen says why already). ``players_here``: someone plays at this
     terminal (not a spectator's); ``ended``: a hand has ended that ``s`` could show;
     ``can_chat``: the table has a chat; ``can_pace``: this terminal paces the table (a local
     one); ``sorted_hand``: the viewer's hand is shown sorted already; ``instant``: the table
-    plays at no pause (speed instant), so ``n`` has nothing to skip."""
+    plays at no pause (speed instant), so ``n`` has nothing to skip; ``can_start_new``: a
+    new game can be started here once this one is over (not at a network table)."""
     if key == "s":
         return None if ended else _("No hand has ended yet: s shows the last hand once one has.")
     if key == "m" and not can_chat:
@@ -33,7 +35,9 @@ def refusal(view: SeatView | None, key: str, *, players_here: bool, ended: bool,
         return None
     if view.game_over:  # (at the table, the standings closed: what the keys do now)
         if key in TURN_KEYS and key != "enter":
-            return _("The game is over: Enter or g shows the standings, n starts a new game.")
+            return (_("The game is over: Enter or g shows the standings, n starts a new game.")
+                    if can_start_new else
+                    _("The game is over: Enter or g shows the standings."))
         return None
     if key in ("n", "v", "l", "L") and not players_here:
         if key == "n":

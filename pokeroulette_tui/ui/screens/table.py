@@ -286,7 +286,8 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
                       ended=self.last_result is not None, can_chat=self.session.can_chat,
                       can_pace=self.session.can_pace,
                       sorted_hand=self.hand_order() is not None,
-                      instant=self.session.delay <= 0 and not self.session.skipping)
+                      instant=self.session.delay <= 0 and not self.session.skipping,
+                      can_start_new=self._can_start_new())
         if why:
             self._say_not_now(why)
 
