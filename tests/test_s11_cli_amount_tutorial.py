@@ -80,6 +80,10 @@ async def test_s_shows_the_result_once_the_hand_is_over_and_the_steps_go_on_as_b
         await press(pilot)
         assert session.beat.name == "showdown"
         assert "s shows the result" in screen_text(app)  # what the status line offers …
+        # (the prepared hand is the whole game: no next hand is promised, nor "again")
+        assert "next hand follows" not in screen_text(app)
+        assert "Hand over · s shows the result" in screen_text(app)
+        assert "result again" not in screen_text(app)
         await press(pilot, "s")  # … works: the result, as a game shows it
         assert isinstance(app.screen, ShowdownScreen)
         await press(pilot, "enter")

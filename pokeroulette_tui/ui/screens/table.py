@@ -144,6 +144,8 @@ def turn_ahead(view: SeatView, seat: int) -> bool:
 class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
     """A game in progress, seen by the local seat whose turn it is (or publicly)."""
 
+    ONLY_HAND = False
+    """No hand follows the one being played (a tutorial's prepared hand)."""
     AUTO_FOCUS = None
     BINDINGS = [
         Binding("c", "check", N_("Check")),
@@ -538,6 +540,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         hand.cut = self.cut_pos
         hand.offline = bool(problem)
         hand.result_waits = self._result_waits()
+        hand.only_hand = self.ONLY_HAND
         hand.view = view
         if self.session.can_chat:
             self._one(ChatPanel).lines = self.session.chat_lines

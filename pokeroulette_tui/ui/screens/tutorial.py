@@ -95,6 +95,8 @@ class TutorialNotes(Static):
 class TutorialScreen(TableScreen):
     """A tutorial at the table: the notes where the log is, the step's keys and no others."""
 
+    ONLY_HAND = True  # (the prepared hand is the whole game: no "next hand follows")
+
     BINDINGS = [  # (a key bound here loses the table's bindings of it: Enter's come again)
         Binding("enter", "draw", N_("Draw")),
         Binding("enter", "cut", N_("Cut")),

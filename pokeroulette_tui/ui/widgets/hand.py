@@ -37,12 +37,13 @@ class Zone:
 
 def prompt_text(view: SeatView, *, hot_seat: bool, selected: frozenset[int] = frozenset(),
                 cut: int = 0, width: int | None = None, offline: bool = False,
-                result_waits: bool = False) -> Text:
+                result_waits: bool = False, only_hand: bool = False) -> Text:
     """One line: what this viewer may do now, or who the table waits for (for the public
     view or a spectator, on a second line when the two do not fit in ``width``).
     ``offline``: the table cannot be reached now (network play), so nothing can be done:
     a turn says it waits for the connection, not what its keys would do. ``result_waits``:
-    the hand is over and the next one is dealt when Enter is pressed here."""
+    the hand is over and the next one is dealt when Enter is pressed here. ``only_hand``: no
+    hand follows this one (a tutorial's prepared hand)."""
     out = Text()
     if view.game_over:
         out.append(_("Game over:") + " ", style="bold")
@@ -68,6 +69,8 @@ def prompt_text(view: SeatView, *, hot_seat: bool, selected: frozenset[int] = fr
     if not view.my_turn:
         if view.phase == Phase.HAND_OVER and result_waits:
             out.append(_("Hand over · Enter deals the next hand · s shows the result again"))
+        elif view.phase == Phase.HAND_OVER and only_hand:
+            out.append(_("Hand over · s shows the result"))
         elif view.phase == Phase.HAND_OVER:
             out.append(_("Hand over · s shows the result again · the next hand follows"))
         else:
@@ -134,11 +137,12 @@ def panel_title(view: SeatView, *, hot_seat: bool) -> str:
 
 def panel_content(view: SeatView, *, hot_seat: bool, width: int, selected: frozenset[int] = frozenset(),
                   cut: int = 0, four_color: bool = False, big: bool = False,
-                  offline: bool = False, result_waits: bool = False) -> tuple[Text, list[Zone]]:
+                  offline: bool = False, result_waits: bool = False,
+                  only_hand: bool = False) -> tuple[Text, list[Zone]]:
     """The panel's text and its clickable zones; ``big``: five-line faces where they fit;
-    ``offline`` and ``result_waits``: see :func:`prompt_text`."""
+    ``offline``, ``result_waits`` and ``only_hand``: see :func:`prompt_text`."""
     prompt = prompt_text(view, hot_seat=hot_seat, selected=selected, cut=cut, width=width,
-                         offline=offline, result_waits=result_waits)
+                         offline=offline, result_waits=result_waits, only_hand=only_hand)
     me = view.me
     zones: list[Zone] = []
     if me is None:
@@ -278,6 +282,8 @@ class HandPanel(Widget):
     """The table cannot be reached now (network play): a turn waits, its keys are off."""
     result_waits: reactive[bool] = reactive(False, layout=True)
     """The hand is over and Enter here deals the next one (the prompt says so)."""
+    only_hand: reactive[bool] = reactive(False, layout=True)
+    """No hand follows this one (a tutorial's): the prompt does not promise one."""
     """Five-line card faces where they fit (the screen sets it on big terminals)."""
 
     @dataclass
@@ -304,14 +310,14 @@ class HandPanel(Widget):
         view = self.view
         assert view is not None
         key = (view, max(20, width), self.selected, self.cut, self.hot_seat, self.four_color,
-               self.big, self.offline, self.result_waits, language())
+               self.big, self.offline, self.result_waits, self.only_hand, language())
         made = self._made
         if made is not None and made[0][0] is view and made[0][1:] == key[1:]:
             return made[1].copy(), list(made[2])  # (the height was measured with this text)
         text, zones = panel_content(
             view, hot_seat=self.hot_seat, width=max(20, width), selected=self.selected,
             cut=self.cut, four_color=self.four_color, big=self.big, offline=self.offline,
-            result_waits=self.result_waits)
+            result_waits=self.result_waits, only_hand=self.only_hand)
         text.no_wrap = True
         text.overflow = "ellipsis"
         self._made = (key, text.copy(), list(zones))
