@@ -65,7 +65,12 @@ async def test_a_casino_host_who_plays_sees_the_fingerprint_after_the_toast_is_g
     try:
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, CasinoScreen))
-            app.clear_notifications()  # (the toast: 20 seconds, then gone)
+            # the toast: the join command alone, briefly (the panel it would cover has all)
+            toasts = [n for n in app._notifications if n.title == "Your casino table"]
+            assert len(toasts) == 1 and toasts[0].timeout <= 8
+            assert "pokeroulette join" in toasts[0].message
+            assert "TLS certificate" not in toasts[0].message
+            app.clear_notifications()
             await wait_for(pilot, lambda: not app._notifications)
             await step(pilot)
             panel = right_panel(app)

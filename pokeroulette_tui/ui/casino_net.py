@@ -85,8 +85,11 @@ class CasinoNetApp(CasinoAppKeys, App[None]):
             # the lobby, this one with the results, for as long as the table is open)
             self.casino_screen.table_lines = joins
             self.casino_screen.refresh_view()
-            self.notify("\n".join(joins) or self.info[0], title=_("Your casino table"),
-                        timeout=20, markup=False)
+            # the toast says only the join command, briefly: the whole lines (the certificate
+            # too) are under the board while the host is alone, and in ? (a toast of them all
+            # covered that very panel for 20 s at 80x24)
+            self.notify(joins[0] if joins else self.info[0], title=_("Your casino table"),
+                        timeout=8, markup=False)
         elif self.session.tls_note:
             self.notify(self.session.tls_note, timeout=8, markup=False)
 
