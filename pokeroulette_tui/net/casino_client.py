@@ -24,7 +24,7 @@ from pokeroulette_tui.engine.i18n import _
 from pokeroulette_tui.net import casino_wire as W
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.casino_session import CasinoSession, CasinoUpdate, SeatInfo
-from pokeroulette_tui.net.client import ConnectError, connect_failed
+from pokeroulette_tui.net.client import ConnectError, connect_failed, try_again
 from pokeroulette_tui.net.messages import heard as _heard
 from pokeroulette_tui.net.unix import account_of, loopback_peer_uid
 
@@ -326,25 +326,9 @@ class RemoteCasino(CasinoSession):
         self._pending.clear()
 
     async def _reconnect(self) -> bool:
-        loop = asyncio.get_running_loop()
-        gone_since: float | None = None  # (the first of the latest "nothing listens there")
-        for delay in self.retry_delays:
-            await asyncio.sleep(delay)
-            if self._closing:
-                return False
-            try:
-                await self._open()
-                return True
-            except ConnectError as exc:
-                if not exc.retry:
-                    return False
-                if not exc.gone:
-                    gone_since = None
-                elif gone_since is None:
-                    gone_since = loop.time()
-                elif loop.time() - gone_since >= self.gone_after:
-                    return False  # the table is not running: no use waiting longer
-        return False
+        back, __ = await try_again(self._open, self.retry_delays, self.gone_after,
+                                   lambda: self._closing)
+        return back
 
     def _finish(self, why: str) -> None:
         if self._closed:

@@ -147,6 +147,37 @@ def fitted_lost_note(why: str, hint: str, *, width: int = 78, lines: int = 3) ->
     return bare if fits(bare) else plain
 
 
+async def try_again(open_: Callable[[], Any], delays: tuple[float, ...], gone_after: float,
+                    closing: Callable[[], bool]) -> tuple[bool, str]:
+    """A lost connection tried again (``await open_()``) after each of ``delays`` while the
+    table cannot be reached (a blip), but for only ``gone_after`` seconds of answers that
+    nothing listens there (:attr:`ConnectError.gone`: the table's process ended), and never
+    after a refusal that trying again will not change. (True, "") once it is back; (False,
+    the last failure's words) when it gave up, or "" when ``closing()`` said to stop."""
+    loop = asyncio.get_running_loop()
+    gone_since: float | None = None  # (the first of the latest "nothing listens there")
+    last = ""
+    for delay in delays:
+        await asyncio.sleep(delay)
+        if closing():
+            return False, ""
+        try:
+            await open_()
+        except ConnectError as exc:
+            last = str(exc)
+            if not exc.retry:
+                break  # refused by the table, or someone else listens there
+            if not exc.gone:
+                gone_since = None
+            elif gone_since is None:
+                gone_since = loop.time()
+            elif loop.time() - gone_since >= gone_after:
+                break  # the table is not running: no use waiting a minute
+            continue
+        return True, ""
+    return False, last
+
+
 def parse_address(text: str, default_port: int = 7777) -> tuple[str, int]:
     """``HOST[:PORT]`` (IPv6 as ``[::1]:7777``) to a host and a port.
 
@@ -495,33 +526,18 @@ class RemoteSession(Session):
         self.reconnecting = True
         self.link_note = _("Connection lost: reconnecting…")
         self._note(_("Connection lost ({why}); reconnecting…").format(why=reason))
-        last = ""
-        loop = asyncio.get_running_loop()
-        gone_since: float | None = None  # (the first of the latest "nothing listens there")
         try:
-            for delay in self.retry_delays:
-                await asyncio.sleep(delay)
-                if self._closing:
-                    return False
-                try:
-                    await self._open()
-                except ConnectError as exc:
-                    last = str(exc)
-                    if not exc.retry:
-                        break  # refused by the table, or someone else listens there
-                    if not exc.gone:
-                        gone_since = None
-                    elif gone_since is None:
-                        gone_since = loop.time()
-                    elif loop.time() - gone_since >= self.gone_after:
-                        break  # the table is not running: no use waiting a minute
-                    continue
-                self.link_note = ""
-                self._note(_("Reconnected: your seat, stack and cards are as you left them")
-                           if self.seat is not None else _("Reconnected: watching the table"))
-                return True
+            back, last = await try_again(self._open, self.retry_delays, self.gone_after,
+                                         lambda: self._closing)
         finally:
             self.reconnecting = False
+        if back:
+            self.link_note = ""
+            self._note(_("Reconnected: your seat, stack and cards are as you left them")
+                       if self.seat is not None else _("Reconnected: watching the table"))
+            return True
+        if self._closing:
+            return False
         self._finish(_("could not reconnect: {why}").format(why=last or reason))
         return False
 
