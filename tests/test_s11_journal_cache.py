@@ -17,7 +17,6 @@ from pokeroulette_tui.engine.actions import (AllIn, Call, Check, Cut, Discard, F
                                              MoveStockToActive, PlaceBet, RaiseTo, StartHand)
 from pokeroulette_tui.engine.events import Event
 from pokeroulette_tui.engine.rules import PRESETS
-from pokeroulette_tui.net import nettable
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.net.commit import _zones
 from pokeroulette_tui.net.host import TableHost
@@ -230,12 +229,18 @@ def test_an_action_line_is_exactly_the_journals():
                Cut(seat=1, position=True), Discard(seat=2, indices=(1, True)),
                Discard(seat=2, indices=[1, 2]), Check(seat="x\u2603")]
     for a in actions:
-        for events in (plain, []):
-            assert nettable.action_line(a, g, events) == \
-                journal.action_line(a, g, events, encode=P.state_to_save), a
+        for events in (plain, []):  # (the line written from the action's fields, or not)
+            assert journal.action_line(a, g, events) == \
+                journal._dumps({"a": a.to_dict()}) + "\n", a
+            assert journal.action_line(a, g, events, encode=P.state_to_save) == \
+                journal._dumps({"a": a.to_dict()}) + "\n", a
     # a step that shuffled carries its state and events
     shuffled = [Event("reshuffle", "the discards are shuffled", hand_no=1)]
     for a in (StartHand(), Check(seat=1), PlaceBet(seat=0, amount=rng.randint(1, 9))):
-        line = nettable.action_line(a, g, shuffled if not isinstance(a, StartHand) else [])
-        assert '"state":' in line and line == journal.action_line(
-            a, g, shuffled if not isinstance(a, StartHand) else [], encode=P.state_to_save)
+        events = shuffled if not isinstance(a, StartHand) else []
+        line = journal.action_line(a, g, events, encode=P.state_to_save)
+        assert line == journal._dumps({"a": a.to_dict(), "state": P.state_to_save(g),
+                                       "events": [e.to_dict() for e in events]}) + "\n"
+    # the resume data on the line: the encoder's way
+    assert journal.action_line(Check(seat=1), g, plain, net={"x": 1}) == \
+        '{"a":{"seat":1,"type":"check"},"net":{"x":1}}\n'

@@ -16,17 +16,14 @@ disk before that message is sent.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import logging
 from dataclasses import dataclass, field
-from operator import attrgetter
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
 from pokeroulette_tui import table as _table
 from pokeroulette_tui.engine import journal
-from pokeroulette_tui.engine.actions import Action, StartHand
 from pokeroulette_tui.engine.folders import os_problem
 from pokeroulette_tui.net import protocol as P
 from pokeroulette_tui.table import Table
@@ -37,61 +34,7 @@ log = logging.getLogger("pokeroulette.net")
 _dumps: Callable[[Any], str] = json.JSONEncoder(separators=(",", ":")).encode
 """As ``json.dumps(value, separators=(",", ":"))``, one encoder for every call."""
 _MISSING = object()
-_KIND = attrgetter("kind")
-_INT_TEXT = int.__repr__  # (how json writes an int)
-_INTS = {int}
-_FORMS: dict[type, Any] = {}
 _KEYS: dict[str, str] = {}
-
-
-def _action_form(cls: type) -> tuple[str, str | None, str | None, str] | None:
-    """How :func:`~pokeroulette_tui.engine.journal.action_line` writes an action of this
-    kind that did not shuffle, in pieces around its fields' values: ``(before the seat,
-    the other field's name, before its value, after the values)``; None for a kind whose
-    line is left to it (one with a ``to_dict`` of its own, or more fields)."""
-    form = _FORMS.get(cls, _MISSING)
-    if form is _MISSING:
-        form = None
-        if getattr(cls, "to_dict", None) is Action.to_dict:
-            names = [f.name for f in dataclasses.fields(cls)]
-            if names[:1] == ["seat"] and len(names) <= 2 and "type" not in names:
-                other = names[1] if len(names) == 2 else None
-                form = ('{"a":{' + _dumps("seat") + ":", other,
-                        None if other is None else "," + _dumps(other) + ":",
-                        ',"type":' + _dumps(cls.kind) + "}}\n")  # type: ignore[attr-defined]
-        _FORMS[cls] = form
-    return form
-
-
-def _value_text(value: Any) -> str | None:
-    """An action's field as json writes it, for the plain values (an int, None, a tuple of
-    ints); None for any other (left to the encoder)."""
-    kind = type(value)
-    if kind is int:
-        return _INT_TEXT(value)
-    if value is None:
-        return "null"
-    if kind is tuple and (not value or set(map(type, value)) == _INTS):
-        return "[" + ",".join(map(_INT_TEXT, value)) + "]"
-    return None
-
-
-def action_line(action: Any, state: Any, events: Sequence[Any]) -> str:
-    """Exactly :func:`~pokeroulette_tui.engine.journal.action_line` (with the faster state
-    encoder), written straight from the action's fields when it did not shuffle (most steps:
-    a check, a call, a bet), without its mapping or the encoder (a test holds them equal)."""
-    form = _action_form(type(action))
-    if form is not None and not isinstance(action, StartHand) \
-            and journal.RANDOM_EVENTS.isdisjoint(map(_KIND, events)):
-        head, name, mid, tail = form
-        seat = _value_text(action.seat)
-        if seat is not None:
-            if name is None:
-                return head + seat + tail
-            other = _value_text(getattr(action, name))
-            if other is not None:
-                return head + seat + mid + other + tail  # type: ignore[operator]
-    return journal.action_line(action, state, events, encode=P.state_to_save)
 
 
 def _net_text(texts: dict[str, str]) -> str:
@@ -223,7 +166,8 @@ class NetTable(Table):
             return
         if finished:
             self._lines.extend([journal.hand_line(h) for h in finished])
-        self._lines.append(action_line(action, self.state, events))
+        self._lines.append(journal.action_line(action, self.state, events,
+                                               encode=P.state_to_save))  # the faster encoder
 
     def _needs_checkpoint(self, file: journal.JournalFile, action: Any, events: Any) -> bool:
         """As :meth:`Table._needs_checkpoint`; whether the file is the save's is looked at
