@@ -76,8 +76,8 @@ class DeadProc:
 
 def hosted(code, resume=CRASH) -> launch.HostedTable:
     session = RemoteSession("127.0.0.1", 7777, "Ana")
-    session.link_note = "Disconnected (could not reconnect: the name Ana is taken; to take " \
-                        "your seat back, rejoin with your resume token): press q to quit"
+    session._finish("could not reconnect: the name Ana is taken; to take your seat back, "
+                    "rejoin with your resume token")  # (as the tries end)
     return launch.HostedTable(DeadProc(code), session, list(BANNER),  # type: ignore[arg-type]
                               launch.rejoin_command(session), "pokeroulette host --stop", resume)
 

@@ -438,17 +438,10 @@ def come_back(back: str) -> str:
 
 def lost_words(session: RemoteSession, hint: str) -> str:
     """What a player whose connection ended for good (not by leaving) is told at the
-    terminal: why (:attr:`RemoteSession.end_reason`; the table screen's line, without its
-    "press q", for a session that has only that), then ``hint``."""
-    note = "" if getattr(session, "reconnecting", False) else \
-        getattr(session, "end_reason", "")  # (quit while it tried: it is not over)
-    if not note and session.link_note and not getattr(session, "reconnecting", False):
-        note = session.link_note
-        prefix, __, suffix = _("Disconnected ({why}): press q to quit").partition("{why}")
-        if note.startswith(prefix) and note.endswith(suffix) and \
-                len(note) > len(prefix + suffix):
-            note = note[len(prefix):len(note) - len(suffix)]
-    if not note or note == _("Connection lost: reconnecting…"):
+    terminal: why (:attr:`RemoteSession.end_reason`), then ``hint``."""
+    # (quit while it tried again: nothing ended it but this terminal)
+    note = "" if session.reconnecting else session.end_reason
+    if not note:
         note = _("the connection to the table was lost")
     return _("The connection to the table at {address} ended: {why}").format(
         address=place(session), why=note) + ("\n" + hint if hint else "")
