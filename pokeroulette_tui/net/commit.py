@@ -324,7 +324,7 @@ class DeckCommitter:
                 for x in maybe:
                     k = flat.index(x)
                     at.append(k)
-                    for _ in range(flat.count(x) - 1):  # (in two zones at once)
+                    for __ in range(flat.count(x) - 1):  # (in two zones at once)
                         k = flat.index(x, k + 1)
                         at.append(k)
                 at.sort()
@@ -364,12 +364,6 @@ class DeckCommitter:
         """Where each committed card is now (index by zone); changes as cards move."""
         pos = self.pos
         return {k: [pos.get(id(c), -1) for c in cards] for k, cards in _zones(state).items()}
-
-    def places(self, state: GameState) -> tuple[tuple[int, ...], tuple[int, ...]]:
-        """Which card object is where, cheaply: equal exactly when :meth:`zones` would be
-        (the objects are kept alive by the state and by ``cards``, so their ids stay theirs)."""
-        lists = _zone_lists(state)
-        return tuple(map(len, lists)), tuple(map(id, chain.from_iterable(lists)))
 
     def revealed_list(self) -> list[list[Any]]:
         """Which indices each viewer has been opened, as saved."""
