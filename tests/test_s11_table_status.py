@@ -5,7 +5,6 @@ the part that gives way), and the result dialog's footer names every key that wo
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -105,7 +104,6 @@ async def test_hot_seat_not_saved_at_80_columns_keeps_seen_by_on_screen(tmp_path
     table = Table.create(PRESETS["classic"], [SeatConfig("Player 1"), SeatConfig("Player 2"),
                                               SeatConfig("Bot 1", "simple")],
                          seed=7, save_path=tmp_path / "autosave.json")
-    rng = random.Random(7)
     checked = set()
     with monkeypatch.context() as m:
         _read_only(m)
