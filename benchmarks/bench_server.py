@@ -117,6 +117,7 @@ class BotClient:
         self.view: dict | None = None
         self.serial: int | None = None
         self.received = 0  # bytes of state lines read
+        self.lines = 0     # state lines read
         self.think = think
         self.pace = pace
         self.rng = random.Random(seed)
@@ -158,6 +159,7 @@ class BotClient:
                 if kind != "state":
                     continue
                 self.received += len(line)
+                self.lines += 1
                 if "base" in msg:  # a delta: what changed since the line ``base``
                     if self.view is None or msg["base"] != self.serial:
                         raise RuntimeError(f"{self.name}: a delta on {msg['base']} after "
@@ -352,6 +354,7 @@ class Window:
         self.applied, self.groups, self.syncs, self.threaded = servers.counts()
         self.actions = sum(b.total for b in bots)
         self.received = sum(b.received for b in bots)
+        self.lines = sum(b.lines for b in bots)
 
 
 async def play(args: argparse.Namespace, journal: bool, deltas: bool = False
@@ -402,6 +405,7 @@ async def play(args: argparse.Namespace, journal: bool, deltas: bool = False
         "samples": len(lat), "rss": now_rss, "peak": peak_rss,
         "per_table": (now_rss - hwm_idle) * 1024 / args.tables,
         "sent": (w2.received - w1.received) / warm,
+        "lines": (w2.lines - w1.lines) / warm / args.clients,
         "bytes": journal_bytes, "client_cpu": client_cpu, "ping": statistics.median(pings) * 1000,
     }
 
@@ -435,6 +439,7 @@ async def drive(args: argparse.Namespace) -> int:
         ("latency p99 ms", "p99", "{:.2f}"),
         ("latency max ms", "max", "{:.1f}"),
         ("state bytes sent/client action", "sent", "{:,.0f}"),
+        ("  state lines a client/client action", "lines", "{:.2f}"),
         ("disk groups/client action", "groups", "{:.2f}"),
         ("fdatasync/client action", "syncs", "{:.2f}"),
         ("groups written in threads", "threaded", "{:.0%}"),

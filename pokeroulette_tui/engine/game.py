@@ -23,6 +23,9 @@ MAX_NAME = 24
 DEALER_PHASES = (Phase.WAITING, Phase.HAND_OVER, Phase.DEALT, Phase.MATCHED)
 DEAL_PHASES = (Phase.WAITING, Phase.HAND_OVER)
 """The phases in which the dealer starts a hand (in the other dealer phases it goes on)."""
+SHOWING_PHASES = (Phase.DEALT,)
+"""The dealer phases whose step deals, turns and shuffles no card: it only shows what was
+dealt (the active cards against the match card)."""
 
 
 def new_game(rules: RuleSet, names: Sequence[str], *, seed: int | None = None,

@@ -420,7 +420,7 @@ def shown_cards(view: Any) -> list[Card]:
     return out
 
 
-_DEALS = frozenset(("stock_dealt", "actives_dealt", "match_card", "cut", "hand_dealt"))
+DEALS = frozenset(("stock_dealt", "actives_dealt", "match_card", "cut", "hand_dealt"))
 
 _MISPLACED_MATCH = N_("the match card {card} was not dealt from its place in the shoe "
                       "(position {position})")
@@ -506,7 +506,7 @@ class DeckVerifier:
         n = self.first
         dealt = n - int(view.deck_count)
         if self.fresh is None:  # joined in the middle of a hand: the deal was not seen
-            self.fresh = dealt == 0 or bool(_DEALS & kinds.keys())
+            self.fresh = dealt == 0 or bool(DEALS & kinds.keys())
         if self.reshuffled or not self.fresh:
             return bad
         for i, text in self.opened.items():

@@ -18,9 +18,11 @@ from pokeroulette_tui.engine.actions import (
     action_from_dict,
 )
 from pokeroulette_tui.engine.events import Event
+from pokeroulette_tui.engine.game import DEAL_PHASES, SHOWING_PHASES, dealer_to_act
 from pokeroulette_tui.engine.i18n import N_, _, ngettext
 from pokeroulette_tui.net import messages as M
 from pokeroulette_tui.net import protocol as P
+from pokeroulette_tui.net.commit import DEALS
 from pokeroulette_tui.net.seats import Conn, HostParts, Out
 
 if TYPE_CHECKING:
@@ -147,8 +149,10 @@ class Turns(HostParts):
         """What the others learn after the driver played ``action``: commitments, views."""
         if not events:
             return []
+        commits = self.committer.refresh(self.table.state)
+        events = self._and_dealer(events, now, commits)
+        out = [Out(c.cid, m) for m in commits for c in self._live()]
         self.version = len(self.table.actions)
-        out = [Out(c.cid, m) for m in self.committer.refresh(self.table.state) for c in self._live()]
         self._wake(self.driver.next_auto)
         self._wake_for_timer()
         out += self._broadcast(events, now)
@@ -158,6 +162,23 @@ class Turns(HostParts):
                 reason=state.game_over_reason or _("the game has ended")))
             out += [self._goodbye(c) for c in self._live()]
         return out
+
+    def _and_dealer(self, events: list[Event], now: float, commits: list[dict]) -> list[Event]:
+        """``events`` and those of the dealer's steps due at once after them (a table with no
+        pause), which go out in the same state line: each seat is sent one line, not one a
+        step. Once a step has dealt, turned or cut cards, only steps that deal none join it
+        (the deck check reads each deal against the view that comes with it), and a hand's
+        end is never joined to the next deal. A reshuffle's commitments go to ``commits``
+        (sent before the line)."""
+        driver, state = self.driver, self.table.state
+        while dealer_to_act(state) and state.phase not in DEAL_PHASES and (
+                state.phase in SHOWING_PHASES or DEALS.isdisjoint(e.kind for e in events)):
+            step = driver.step(now)
+            if step.action is None or step.timed_out is not None:
+                break
+            events = events + driver.play(step.action, now)
+            commits += self.committer.refresh(state)
+        return events
 
     def _wake_for_timer(self) -> None:
         if self.driver is not None and self.driver.deadline is not None:
