@@ -149,11 +149,6 @@ class NetTable(Table):
             meta["net"] = self.net_meta(whole=True)
         return meta
 
-    @property
-    def dirty(self) -> bool:
-        """Something is waiting to be written."""
-        return bool(self._lines or self._restart)
-
     # -- recording ------------------------------------------------------------------
     def _record(self, action: Any, events: Any, finished: Any) -> None:
         """Keep the action's lines until the next flush (the host adds its resume data)."""
