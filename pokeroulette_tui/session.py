@@ -33,6 +33,10 @@ class Update:
     result: HandResult | None = None
     #: The note is a warning to be read (the game is not being saved): a toast that stays.
     warning: bool = False
+    #: The view these events led to, where the session may have moved on by the time the
+    #: screen reads the update (a network table: the next hand's deal may be in already);
+    #: None: the session's own view (a table here holds a hand's result until it is seen).
+    view: SeatView | None = None
 
 
 async def queued_updates(queue: asyncio.Queue[Update]) -> AsyncIterator[Update]:

@@ -742,7 +742,7 @@ class RemoteSession(Session):
         self._queued_events += len(events)
         self._updates.put_nowait(Update(events=events, note="\n".join(notes),
                                         deadline=self.deadline,
-                                        result=view.result if over else None))
+                                        result=view.result if over else None, view=view))
         if view.seat is None and self._watching is not None and not self._watching.done():
             self._watching.set_result(None)  # (the view a leaver watches with)
         return True

@@ -86,7 +86,9 @@ class StatsRecorder:
         result = update.result
         started = any(e.kind == "hand_started" for e in update.events)
         for seat in session.local_seats:
-            view = session.view(seat)
+            # (the view that came with these events: a network table may have dealt again)
+            view = update.view if update.view is not None and update.view.seat == seat \
+                else session.view(seat)
             me = view.players[seat] if 0 <= seat < len(view.players) else None
             if me is None or me.is_bot:
                 continue
