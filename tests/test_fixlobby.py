@@ -150,3 +150,20 @@ async def test_a_lobby_lost_for_good_says_how_to_come_back():
             assert "To take your seat back, type: pokeroulette join 127.0.0.1:1" in info
             await app.action_quit()
         assert "To take your seat back, type: pokeroulette join 127.0.0.1:1" in app.farewell
+
+
+async def test_a_spectator_lost_for_good_is_told_how_to_watch_again():
+    async with Served(RULES) as srv:
+        session = RemoteSession("127.0.0.1", srv.port, "Wes", spectate=True,
+                                retry_delays=(0.05,))
+        back = "pokeroulette join 127.0.0.1:1 --name Wes --no-tls --spectate"
+        app = LobbyApp(AppConfig(autosave=False, delay=0), session, info=["test table"],
+                       back=back)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: session.connected, timeout=10)
+            await srv.server.close()
+            await wait_for(pilot, lambda: session.lost_for_good, timeout=10)
+            assert app.come_back() == f"To watch again, type: {back}"
+            await app.action_quit()
+        assert f"To watch again, type: {back}" in app.farewell
+        assert "seat" not in app.farewell

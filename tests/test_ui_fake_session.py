@@ -133,3 +133,62 @@ async def test_the_result_comes_with_the_update_even_when_the_table_dealt_again(
         assert [h.hand_name for h in shown] == [h.name for h in decided.hands]
         assert all(h.hand_name for h in shown)  # named by the engine, not left blank
         assert app.screen.result.winners == set(decided.winners)
+
+
+@pytest.mark.parametrize("pause", [0.0, 5.0])
+async def test_a_result_closed_at_once_by_the_next_deal_leaves_a_note(pause, monkeypatch):
+    """A network table with no result pause deals the next hand a moment after the result:
+    its dialog closes at once, so a note says who won and that s shows it again. A result
+    that stayed up for a while (the host's pause) leaves no note."""
+    import pokeroulette_tui.ui.screens.table as table_screen_mod
+    from pokeroulette_tui.ui.screens.showdown import ShowdownScreen
+    from ui_pilot import passive_step as step_table
+
+    table = Table.create(PRESETS["classic"].replace(suit_order="SHDC"),
+                         [SeatConfig(n, b) for n, b in SEATS], seed=3)
+    to_human_turn(table)
+    session = FakeSession.of_table(table, holds_results=False)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await step(pilot)
+        seen = sum(len(h) for h in table.history)
+        while table.state.phase != "hand_over":
+            step_table(table)
+        decided = table.state.result
+        ended = [e for hand in table.history for e in hand][seen:]
+        session.push(Update(events=tuple(redact_all(ended, 0)), result=decided),
+                     views=FakeSession.views_of(table))
+        await step(pilot)
+        assert isinstance(app.screen, ShowdownScreen)
+        summary = app.screen.result.summary()
+        assert summary and "wins" in summary
+        # (the dialog has been up for ``pause`` seconds when the next deal comes)
+        monkeypatch.setattr(table_screen_mod, "monotonic", lambda: table_screen(app)._result_at + pause)
+        step_table(table)  # the next deal
+        session.push(Update(events=tuple(redact_all(table.history[-1], 0))),
+                     views=FakeSession.views_of(table))
+        await step(pilot)
+        await step(pilot)
+        assert not isinstance(app.screen, ShowdownScreen)
+        notes = [n.message for n in app._notifications]
+        noted = [n for n in notes if f"Hand {decided.hand_no}: {summary}" in n]
+        if pause < table_screen_mod.RESULT_GLANCE:
+            assert noted and "s shows the result again" in noted[0], notes
+        else:
+            assert not noted, notes
+
+
+async def test_a_table_the_host_closed_is_said_once():
+    """The host's goodbye closes the session: one toast says the table closed (the
+    goodbye's words are not toasted again beside it)."""
+    table = table_at_turn()
+    session = FakeSession.of_table(table)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await step(pilot)
+        session.push(Update(note="the host closed the table", closed=True))
+        await step(pilot)
+        await step(pilot)
+        notes = [n.message for n in app._notifications]
+        assert notes.count("The table has closed.") == 1
+        assert not any("the host closed the table" in n for n in notes), notes

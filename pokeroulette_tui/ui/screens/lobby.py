@@ -530,14 +530,16 @@ class LobbyApp(PokerApp):
 
     def come_back(self) -> str:
         """How to get back to the table once this connection to it is gone for good ("" once
-        the game is over: there is nothing to come back to)."""
+        the game is over: there is nothing to come back to; a closed table may be served
+        again); a spectator is told how to watch again."""
         if self._lost is not None:
             return self._lost()
         if self.remote is not None and self._over():
             return ""
         from pokeroulette_tui.net.launch import come_back
 
-        return come_back(self.back) if self.back else ""
+        watching = self.remote is not None and bool(self.remote.spectate)
+        return come_back(self.back, watching=watching) if self.back else ""
 
     def way_back(self) -> str:
         """:meth:`come_back` in one line, for the table screen's lost-for-good line (the

@@ -79,6 +79,9 @@ HUGE = 190  # a wider side panel (centre, log, chat)
 TALL = 36
 WARNING_SECONDS = 20
 """How long a warning from the table (the game is not being saved) stays on screen."""
+RESULT_GLANCE = 2.0
+"""A hand's result dialog closed by the next deal sooner than this (seconds; a table with
+no result pause) leaves a note of the result behind: it was on screen too briefly to read."""
 
 
 def _digit(i: int) -> str:
@@ -205,6 +208,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
         self._not_now: Any = None  # the "Not now" toast up, if any (see _say_not_now)
         self._my_turn = False  # (the turn came to this terminal's viewer: see refresh_view)
         self._deck_toast_until = 0.0  # (monotonic) the last deck check toast is still shown
+        self._result_at = 0.0  # (monotonic) when the last hand's result dialog opened
         self._held_notes: list[str] = []  # the table's notes while a dialog covers it
         self._link_said: tuple[str, bool] = ("", False)  # what the LinkLine shows
         # statistics of the seats played here: made at the first update (its modules load
@@ -374,17 +378,18 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             self._one(EventLog).add_events(update.events, self.session.log_viewer)
         if update.deadline is not None or update.events:
             self._one(StatusLine).deadline = update.deadline
+        table_closed = update.closed and getattr(self.app, "session", None) is self.session \
+            and getattr(self.session, "table_closed", True)
+        # (not when this terminal closed it: leaving for the start screen, say; nor when
+        # only this connection ended: replaced, dropped; the disconnect line says why)
         if update.note == "game over":
             game_over = True
         elif update.note and update.warning:  # (the game is not being saved: to be read)
             self.notify(update.note, title=_("Not saved"), severity="warning", markup=False,
                         timeout=WARNING_SECONDS)
-        elif update.note:
+        elif update.note and not table_closed:  # (the host's goodbye: said just below)
             self._toast_note(update.note, hand_over)
-        if update.closed and getattr(self.app, "session", None) is self.session and \
-                getattr(self.session, "table_closed", True):
-            # (not when this terminal closed it: leaving for the start screen, say; nor when
-            # only this connection ended: replaced, dropped; the disconnect line says why)
+        if table_closed:
             self.notify(_("The table has closed."), title=_("Table"), markup=False)
         if game_over or hand_over or self.seating.due(self.session.view(None)):
             self.refresh_view()
@@ -590,6 +595,7 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
             self.app.screen.prompt = prompt
             self.app.screen.result = result
         else:
+            self._result_at = monotonic()
             self.app.push_screen(ShowdownScreen(result, four_color=self._four(), prompt=prompt,
                                                 deal_at=deal_at), self._showdown_closed)
         self.refresh_bindings()  # the footer rebuilds only if its keys changed
@@ -611,6 +617,11 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
 
         if not self.session.holds_results and isinstance(self.app.screen, ShowdownScreen):
             self.app.screen.dismiss(None)
+            result = self.last_result
+            if result is not None and monotonic() - self._result_at < RESULT_GLANCE:
+                self._held_notes.append(_("Hand {n}: {summary} · s shows the result again")
+                                        .format(n=result.hand_no, summary=result.summary()))
+                self.call_later(self._show_notes)
 
     async def _showdown_closed(self, choice: str | None) -> None:
         """Enter on the result (``"deal"``) deals the next hand on a table that waits for
