@@ -87,3 +87,16 @@ def test_the_host_says_goodbye_at_game_over_and_late_watchers_see_the_end():
     kinds = [m["type"] for m in late.inbox]
     assert kinds[0] == "welcome" and kinds[-2:] == ["state", "bye"] and late.closed
     assert late.last("state")["view"]["game_over"]
+
+
+def test_nobody_is_said_to_be_held_after_the_game_is_over(caplog):
+    """At game over the host says goodbye and closes every connection: those closes are not
+    reported (in the host's log or to anyone) as players who lost the connection."""
+    import logging
+
+    h, peers = started(3, rules=RULES.replace(hand_limit=1))
+    with caplog.at_level(logging.INFO, logger="pokeroulette.net"):
+        play_hands(h, peers, 5)
+        assert h.host.table.state.game_over and all(p.closed for p in peers)
+    said = [r.getMessage() for r in caplog.records]
+    assert not [s for s in said if "the seat is held" in s], said

@@ -353,6 +353,8 @@ class TableHost(Admission, Lobby, Seats, Turns, Broadcast):
         player.cid = None
         if self.closing:  # the host is closing the table: everyone is leaving, nothing held
             return []
+        if self.table is not None and self.table.state.game_over:
+            return []  # (everyone was said goodbye: there is no seat to hold)
         if not self.started:
             self.players.remove(player)
             return [*self._notice(_("{name} left the lobby").format(name=player.name)),

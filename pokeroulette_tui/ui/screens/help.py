@@ -28,7 +28,8 @@ KEYS: list[tuple[str, str]] = [
     ("1-5", N_("draw: select or unselect a card to exchange; or click it")),
     ("Enter", N_("draw: exchange the selected cards; cut: cut the deck here; "
                  "a hand's result: deal the next hand (Esc closes the result and the table "
-                 "waits: Enter there deals); game over: the standings again (also g)")),
+                 "waits: Enter there deals; network table: Enter closes it, the host deals); "
+                 "game over: the standings again (also g)")),
     ("p", N_("draw: stand pat (exchange nothing)")),
     ("o", N_("draw: sort your hand (the selection follows the cards)")),
     ("← → ↑ ↓ / e", N_("cut: move the cut point by 1 or 5 / e: type the cut (in the box: "
