@@ -402,13 +402,33 @@ class CasinoScreen(Screen[None]):
             scroll.scroll_to(y=top, animate=False, immediate=True)
         self.refresh_bindings()
 
-    def _results_lines(self, text: Text) -> int:
-        """The lines ``text`` (ending in a new line) takes in the results panel: the index of
-        the line that comes next."""
+    def _results_width(self) -> int:
+        """The results panel's text width."""
         width = self.query_one("#casino-results-text", Static).content_size.width
         if width <= 0:  # (before the first layout: what the panel will have at 80 columns)
             width = max(1, self.size.width - 33 - 3)
-        return len(text.wrap(self.app.console, width)) - 1
+        return width
+
+    def _results_lines(self, text: Text) -> int:
+        """The lines ``text`` (ending in a new line) takes in the results panel: the index of
+        the line that comes next."""
+        return len(text.wrap(self.app.console, self._results_width())) - 1
+
+    def _hang(self, out: Text, line: Text, indent: int) -> None:
+        """Append ``line`` (one bet or result, no new line in it) and a new line, wrapped to
+        the results panel with its lines after the first ``indent`` columns in: a long bet's
+        words stay under its own, not under the mark or amount at the start of the line."""
+        width = self._results_width()
+        console = self.app.console
+        lines = line.wrap(console, width)
+        if len(lines) > 1 and width > indent + 8:
+            first = lines[0]
+            rest = line[len(first.plain):]
+            rest = rest[len(rest.plain) - len(rest.plain.lstrip()):]
+            lines = [first, *[Text(" " * indent).append_text(t)
+                              for t in rest.wrap(console, width - indent)]]
+        out.append_text(Text("\n").join(lines))
+        out.append("\n")
 
     def _draw_no_table(self) -> None:
         """A network table with no state to draw yet: what was said last (such as a host
@@ -621,10 +641,11 @@ class CasinoScreen(Screen[None]):
                 out.append(_(" (bankroll {amount:,})").format(amount=p.bankroll) + "\n")
                 for r in sorted(p.results, key=lambda r: not r.won):
                     mark, style = ("✓", "bold green") if r.won else ("✗", "")
-                    out.append(f" {mark} " + _("{amount} on {spot}").format(
+                    line = Text(f" {mark} " + _("{amount} on {spot}").format(
                         amount=r.bet.amount, spot=spot_words(r.bet.spot)), style=style)
-                    out.append(f" → {r.paid}" if r.won else "", style=style)
-                    out.append(f": {G.explain(c, r)}\n", style="" if r.won else "dim")
+                    line.append(f" → {r.paid}" if r.won else "", style=style)
+                    line.append(f": {G.explain(c, r)}", style="" if r.won else "dim")
+                    self._hang(out, line, 3)
             elif i == self.seat:
                 ready = _(" · ready") if self.networked and info.ready else ""
                 out.append(_("{name}'s bets").format(name=p.name), style="bold")
@@ -641,10 +662,11 @@ class CasinoScreen(Screen[None]):
                 for b in p.bets:
                     start = self._results_lines(out) if b.spot == self._reveal else None
                     spot = spot_words(b.spot)  # (no "(…) (…)": the joker bet's ends in one)
-                    out.append(" " + _("{amount} on {spot}").format(
+                    line = Text(" " + _("{amount} on {spot}").format(
                         amount=f"{b.amount:>4}", spot=spot))
-                    out.append(f", {pays_words(self.table, b)}\n" if spot.endswith(")")
-                               else f" ({pays_words(self.table, b)})\n", style="dim")
+                    line.append(f", {pays_words(self.table, b)}" if spot.endswith(")")
+                                else f" ({pays_words(self.table, b)})", style="dim")
+                    self._hang(out, line, 6)
                     if start is not None:  # the bet just placed: scrolled into view
                         self._reveal_lines = (start, self._results_lines(out))
             elif self.networked:  # another player at the table: their bets, all public
@@ -653,8 +675,8 @@ class CasinoScreen(Screen[None]):
                 out.append(_(": bankroll {amount:,}, {staked:,} staked{ready}").format(
                     amount=p.bankroll, staked=p.staked, ready=ready) + "\n")
                 for b in p.bets:
-                    out.append(" " + _("{amount} on {spot}").format(
-                        amount=f"{b.amount:>4}", spot=spot_words(b.spot)) + "\n", style="dim")
+                    self._hang(out, Text(" " + _("{amount} on {spot}").format(
+                        amount=f"{b.amount:>4}", spot=spot_words(b.spot)), style="dim"), 6)
             else:
                 bets = ngettext("{n} bet, {staked:,} staked", "{n} bets, {staked:,} staked",
                                 len(p.bets)).format(n=len(p.bets), staked=p.staked) \

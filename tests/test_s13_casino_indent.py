@@ -1,0 +1,43 @@
+"""A bet or result too long for one line of the casino's results panel wraps with a hanging
+indent: its later lines start under its own words, not under the mark or the amount."""
+
+from __future__ import annotations
+
+from test_qa_casino import make
+from test_ui_casino import home, store_path  # noqa: F401 (the casino screen tests' fixtures)
+from ui_pilot import SIZE, press, screen_text, step
+
+
+def panel(app) -> list[str]:
+    """The results panel's lines as shown, with the panel's own left edge at column 0."""
+    screen = app.casino_screen
+    region = screen.query_one("#casino-results-text").region
+    lines = screen_text(app).splitlines()[region.y:region.bottom]
+    return [line[region.x:region.right].rstrip() for line in lines]
+
+
+async def test_long_bets_and_results_wrap_under_their_own_words(store_path):
+    app = make(store_path, names=("Ana",))
+    async with app.run_test(size=SIZE) as pilot:
+        await step(pilot)
+        await press(pilot, *["down"] * 6, "p")  # the progressive side bet: a long line
+        await press(pilot, "up", "space")       # and a short one
+        lines = panel(app)
+        side = next(i for i, line in enumerate(lines) if "progressive side bet" in line)
+        assert lines[side + 1].startswith(" " * 6) and not lines[side + 1].startswith(" " * 7), \
+            lines
+        assert "jackpot)" in lines[side + 1], lines
+        await press(pilot, "d")
+        for __ in range(40):
+            await step(pilot)
+            if any("net" in line for line in panel(app)):
+                break
+        lines = panel(app)
+        results = [i for i, line in enumerate(lines) if line.startswith((" ✓", " ✗"))]
+        assert results, lines
+        long = [i for i in results if i + 1 < len(lines) and lines[i + 1].startswith("   ")
+                and lines[i + 1].strip()]
+        assert long, lines  # the side bet's result does not fit one line at 80 columns
+        for i in long:
+            following = lines[i + 1]
+            assert following.startswith("   ") and not following.startswith("    "), lines
