@@ -370,7 +370,7 @@ class LocalSession(Session):
             except Exception:  # pragma: no cover - never lose the game on shutdown
                 pass
         try:
-            self.table.autosave()
+            self.table.save_and_close()
         finally:  # saved: another pokeroulette may take the autosave from now on
             from pokeroulette_tui.engine.save import release
 

@@ -293,6 +293,22 @@ class Table:
             self._journal.close()
         self._journal = None  # the next action writes a whole checkpoint again
 
+    def save_and_close(self) -> None:
+        """At the end of a session: a journal written without a failure holds every action
+        already, so it is synced and closed as it is (a fresh checkpoint then would be a
+        rewrite that can fail where appending did not: a folder made read-only, say, and
+        say the game was not saved when it was). Otherwise a fresh checkpoint is tried.
+        Never raises for a disk problem: it is kept in ``save_error``."""
+        if self.save_path is None:
+            return
+        if self._journal is not None and not self.save_error \
+                and self._journal.path == Path(self.save_path):
+            self.close()
+            if not self.save_error:
+                return
+        self.autosave()
+        self.close()
+
     def close(self) -> None:
         """Flush and close the journal (the table may be resumed from it)."""
         if self._journal is not None:

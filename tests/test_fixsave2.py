@@ -162,3 +162,25 @@ async def test_hot_seat_the_notice_shows_no_cards(tmp_path, monkeypatch):
     words = said[0].replace(str(tmp_path / "autosave.json"), "")
     assert not any(card in words for card in cards)
     assert "Ana" not in said[0] and "Eve" not in said[0]  # nobody's hand, nobody's name
+
+
+async def test_quitting_where_only_a_rewrite_fails_says_saved_and_resumes(tmp_path, monkeypatch):
+    """Every move was appended to the journal; at quit only a fresh checkpoint (a rewrite: a
+    new file renamed over the save) would fail, as in a data folder made read-only while
+    the save itself stays writable. The journal is the save: the farewell says so, and
+    the game resumes at the last move."""
+    table = Table.create(PRESETS["classic"], SEATS, seed=5, save_path=tmp_path / "autosave.json")
+    session = LocalSession(table, delay=0)
+    table.autosave()
+    for _ in range(6):
+        passive_step(table)
+    assert table.save_error == ""
+    with monkeypatch.context() as m:
+        def refuse(*args, **kwargs):
+            raise PermissionError(13, "Permission denied")
+
+        m.setattr(journal.JournalFile, "start", refuse)  # (appends still work)
+        await session.close()
+    said = farewell_for(session)
+    assert "is saved" in said and "NOT" not in said, said
+    assert Table.resume(tmp_path / "autosave.json").actions == table.actions

@@ -78,3 +78,22 @@ async def test_the_table_screen_records_each_hand_of_the_seats_played_here():
         await settle(pilot, session)
         assert stats_store().load("Ana").tally().hands == 2
     assert stats_store().players() == ["Ana"]  # the bots are not recorded
+
+
+async def test_a_damaged_only_statistics_file_is_said_not_taken_for_no_games():
+    """The only statistics file's first line is damaged: the screen says it was set aside (and
+    that none could be read), not "No games recorded yet"."""
+    record_games()
+    store = stats_store()
+    for path in store.folder.glob("*.jsonl"):
+        lines = path.read_text().splitlines(keepends=True)
+        path.write_text("hello\n" + "".join(lines[1:]))
+    app = make_app(AppConfig(delay=0))
+    async with app.run_test(size=SIZE) as pilot:
+        await step(pilot)
+        await press(pilot, "t")
+        assert isinstance(app.screen, StatsScreen)
+        text = " ".join(screen_text(app).split())
+        assert "No statistics could be read here." in text
+        assert "was damaged" in text and "set aside" in text
+        assert "No games recorded yet" not in text

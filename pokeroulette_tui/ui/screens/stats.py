@@ -292,8 +292,13 @@ class StatsScreen(Screen[None]):
         notice = self.query_one("#stats-notice", Static)
         if not self.players:
             self.query_one("#stats-title", Static).update(_("Statistics"))
-            notice.update(Text(_("No games recorded yet: statistics are kept for the people who "
-                                 "play at this terminal, from their first finished hand on.")))
+            if self.store.problems:  # (not "no games": some could not be read, as said)
+                notice.update(Text("\n".join([_("No statistics could be read here."),
+                                              *self.store.problems])))
+            else:
+                notice.update(Text(_("No games recorded yet: statistics are kept for the people "
+                                     "who play at this terminal, from their first finished hand "
+                                     "on.")))
             self.query_one("#chips-box").display = False
             return
         player = self.players[self.index]
