@@ -127,3 +127,21 @@ async def test_switching_language_redraws_the_casino_screen(tmp_path):
         await step(pilot)
         status = str(screen.query_one("#casino-status").render())
         assert "BARA LEKPENGAR" in status and "kassa 1\u00a0000" in status  # 1 000: Swedish
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv"])
+def test_casino_figures_outside_a_sentence_are_written_the_languages_way(lang):
+    """A round's nets (in the history, as under the cards) and the break-even jackpot write
+    1 000 (a no-break space), never the English 1,000."""
+    from pokeroulette_tui.engine.cards import parse_cards
+    from pokeroulette_tui.ui.screens.casino_dialogs import odds_notes, round_lines
+
+    set_language(lang)
+    r = G.Round(number=3, cards=tuple(parse_cards("As Kd 7c 7h 2s")), hand="pair",
+                nets=(-1000, 12500), names=("Ana", "Bo"))
+    for narrow in (False, True):
+        text = round_lines(r, narrow=narrow).plain
+        assert "Ana -1\u00a0000" in text and "Bo +12\u00a0500" in text, text
+        assert "1,000" not in text and "12,500" not in text
+    notes = odds_notes(DEFAULT, 10_000).plain
+    assert "373\u00a0675" in notes and "373,675" not in notes, notes

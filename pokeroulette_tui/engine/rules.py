@@ -7,7 +7,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from pokeroulette_tui.engine.cards import SUIT_SYMBOLS, SUITS
-from pokeroulette_tui.engine.i18n import N_, _, pgettext
+from pokeroulette_tui.engine.i18n import N_, _, pgettext, number
 from pokeroulette_tui.engine.words import OPTION_HELP, option_words, value_words, yes_no  # noqa: F401 - OPTION_HELP: importable from here, as it always was
 
 
@@ -121,7 +121,7 @@ class RuleSet:
         # (no game lasts longer; and a number past 2**53 would not cross the network whole)
         if not 0 <= self.hand_limit <= MAX_HAND_LIMIT:
             raise RuleError(_("{option} must be 0 (no limit) to {hi} (got {value})").format(
-                option=option_words("hand_limit"), hi=f"{MAX_HAND_LIMIT:,}",
+                option=option_words("hand_limit"), hi=number(MAX_HAND_LIMIT, ","),
                 value=self.hand_limit), "hand_limit")
         if not self.token_name.strip() or len(self.token_name) > 20:
             # TRANSLATORS: {option} is the option's name in words, "Tokens are called"

@@ -30,7 +30,7 @@ from pokeroulette_tui.engine.casino.game import Casino, CasinoError, Stage
 from pokeroulette_tui.engine.casino.odds import standard_counts
 from pokeroulette_tui.engine.casino.paytable import PayTable, class_words
 from pokeroulette_tui.engine.casino.store import START_BANKROLL
-from pokeroulette_tui.engine.i18n import N_, _, ngettext
+from pokeroulette_tui.engine.i18n import N_, _, ngettext, number
 from pokeroulette_tui.net.casino_session import CasinoSession, CasinoUpdate, LocalCasino
 from pokeroulette_tui.ui.casino_words import (
     pays_words,
@@ -178,7 +178,7 @@ class CasinoScreen(Screen[None]):
     #casino-lower { height: 1fr; }
     #casino-deal { width: 33; height: 100%; padding: 0 1; background: $panel; }
     #casino-results { width: 1fr; height: 100%; padding: 0 1; background: $surface;
-                      scrollbar-size-vertical: 1; }
+                      scrollbar-size-vertical: 1; scrollbar-gutter: stable; }
     CasinoScreen.-wide #casino-deal { width: 44; }
     #casino-side { display: none; width: 40; height: 100%; padding: 0 1; background: $panel; }
     CasinoScreen.-tall #casino-deal { width: 41; }
@@ -403,10 +403,11 @@ class CasinoScreen(Screen[None]):
         self.refresh_bindings()
 
     def _results_width(self) -> int:
-        """The results panel's text width."""
+        """The results panel's text width (the same with its scrollbar or without: its
+        gutter is kept, so that lines wrapped here are not wrapped again once it shows)."""
         width = self.query_one("#casino-results-text", Static).content_size.width
         if width <= 0:  # (before the first layout: what the panel will have at 80 columns)
-            width = max(1, self.size.width - 33 - 3)
+            width = max(1, self.size.width - 33 - 4)
         return width
 
     def _results_lines(self, text: Text) -> int:
@@ -573,7 +574,7 @@ class CasinoScreen(Screen[None]):
         c = self.casino
         if c.stage is not Stage.SETTLED:
             return Text("")
-        nets = ", ".join(f"{p.name} {p.net:+,}" for p in c.players if p.results)
+        nets = ", ".join(f"{p.name} {number(p.net, '+,')}" for p in c.players if p.results)
         text = Text(_("Net this round: {nets}.").format(nets=nets) if nets
                     else _("Nobody bet this round."))
         last = c.history[-1] if c.history else None
@@ -836,8 +837,8 @@ class CasinoScreen(Screen[None]):
             return
         added = self.table.progressive_stake if bet.kind is Kind.PROGRESSIVE else chip
         self._reveal = bet.spot  # (its line in the bets list is scrolled into view)
-        words = {"added": f"{added:,}", "spot": spot_words(bet.spot),
-                 "amount": f"{bet.amount:,}", "pays": pays_words(self.table, bet)}
+        words = {"added": number(added, ","), "spot": spot_words(bet.spot),
+                 "amount": number(bet.amount, ","), "pays": pays_words(self.table, bet)}
         self._say(_("{added} on {spot}: {amount} there now, {pays}.").format(**words),
                   shorter=[_("{added} on {spot}: {amount} there now.").format(**words)])
 

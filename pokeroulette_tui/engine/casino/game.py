@@ -39,7 +39,7 @@ from pokeroulette_tui.engine.casino.paytable import (
     hand_words,
 )
 from pokeroulette_tui.engine.hands import evaluate
-from pokeroulette_tui.engine.i18n import N_, _
+from pokeroulette_tui.engine.i18n import N_, _, number
 
 HISTORY = 50
 """Rounds kept in the history."""
@@ -178,21 +178,21 @@ def place(c: Casino, seat: int, kind: str, target: str, amount: int) -> Bet:
     before = next((b for b in p.bets if b.spot == bet.spot), None)
     if bet.kind is Kind.PROGRESSIVE and before is not None:
         raise CasinoError(_("the progressive side bet is one stake of {stake} a round, and it "
-                            "is already placed").format(stake=f"{t.progressive_stake:,}"))
+                            "is already placed").format(stake=number(t.progressive_stake, ",")))
     total = bet.amount + (before.amount if before else 0)
     if bet.kind is not Kind.PROGRESSIVE and total < t.min_bet:
         raise CasinoError(_("the smallest bet on a spot is {min_bet}").format(
-            min_bet=f"{t.min_bet:,}"))
+            min_bet=number(t.min_bet, ",")))
     if bet.kind is not Kind.PROGRESSIVE and total > t.max_bet:
         room = t.max_bet - (before.amount if before else 0)
         raise CasinoError(
             _("at most {max_bet} on one spot (room for {room} more here)").format(
-                max_bet=f"{t.max_bet:,}", room=f"{room:,}") if room > 0 else
-            _("at most {max_bet} on one spot").format(max_bet=f"{t.max_bet:,}"))
+                max_bet=number(t.max_bet, ","), room=number(room, ",")) if room > 0 else
+            _("at most {max_bet} on one spot").format(max_bet=number(t.max_bet, ",")))
     if bet.amount > p.bankroll:
         # (numbers as in the header: 1,000; the words' placeholders stay plain)
         raise CasinoError(_("not enough chips: {left} left, the bet is {amount}").format(
-            left=f"{p.bankroll:,}", amount=f"{bet.amount:,}"))
+            left=number(p.bankroll, ","), amount=number(bet.amount, ",")))
     p.bankroll -= bet.amount
     merged = Bet(bet.kind, bet.target, total)
     if before is None:
@@ -240,7 +240,7 @@ def rebet(c: Casino, seat: int) -> list[Bet]:
     need = sum(b.amount for b in p.last_bets)
     if need > p.bankroll:
         raise CasinoError(_("last round's bets need {need} chips; {left} left").format(
-            need=f"{need:,}", left=f"{p.bankroll:,}"))
+            need=number(need, ","), left=number(p.bankroll, ",")))
     saved = (list(p.bets), list(p.placed), p.bankroll)
     try:
         for b in p.last_bets:

@@ -26,7 +26,7 @@ from pokeroulette_tui.engine.casino.paytable import (
     class_words,
     table_note,
 )
-from pokeroulette_tui.engine.i18n import N_, _, pgettext
+from pokeroulette_tui.engine.i18n import N_, _, pgettext, number
 from pokeroulette_tui.ui.renderables import cards_text
 from pokeroulette_tui.ui.widgets.footer import TidyFooter
 
@@ -149,7 +149,8 @@ def odds_notes(table: PayTable, jackpot: int) -> Text:
     text = Text()
     text.append(_("Jackpot now: {amount:,} play chips").format(amount=jackpot), style="bold")
     text.append(_(" (breaks even at {even}; won {chance} by a royal flush with jokers first "
-                  "and fifth).").format(even=f"{be:,.0f}", chance=one_in(JACKPOT_CHANCE)) + "\n")
+                  "and fifth).").format(even=number(be, ",.0f"),
+                                        chance=one_in(JACKPOT_CHANCE)) + "\n")
     text.append(_("The side bet ({stake} a round) pays: {pays}. {share} of each side-bet "
                   "stake goes into the jackpot.").format(
         stake=table.progressive_stake, pays=pays,
@@ -239,7 +240,7 @@ def round_lines(r: Round, *, narrow: bool = False) -> Text:
                     style="bold reverse")
     names = r.names if len(r.names) == len(r.nets) else tuple(
         _("seat {n}").format(n=i + 1) for i in range(len(r.nets)))
-    nets = " · ".join(f"{n} {net:+,}" for n, net in zip(names, r.nets))
+    nets = " · ".join(f"{n} {number(net, '+,')}" for n, net in zip(names, r.nets))
     if narrow:
         text.append(f" · {nets}", style="dim")
     else:
