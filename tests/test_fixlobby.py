@@ -76,8 +76,9 @@ class DeadProc:
 
 def hosted(code, resume=CRASH) -> launch.HostedTable:
     session = RemoteSession("127.0.0.1", 7777, "Ana")
-    session._finish("could not reconnect: the name Ana is taken; to take your seat back, "
-                    "rejoin with your resume token")  # (as the tries end)
+    session._finish("could not reconnect: the name Ana is taken: join under another name (a "
+                    "seat of your own is taken back by joining from where you first joined)")
+    # (as the tries end)
     return launch.HostedTable(DeadProc(code), session, list(BANNER),  # type: ignore[arg-type]
                               launch.rejoin_command(session), "pokeroulette host --stop", resume)
 
@@ -89,7 +90,7 @@ def test_a_host_whose_table_process_died_is_told_the_crash_command(capsys):
     out = capsys.readouterr().out
     assert CRASH in out and "killed by signal 9" in out
     assert "pokeroulette join 127.0.0.1:7777 --name Ana --no-tls" in out
-    # the "name is taken … resume token" reason, with the command to type
+    # the "name is taken" reason, with the command to type
     assert "the name Ana is taken" in out and "press q" not in out
     # a table that kept no save says it cannot come back; a running one, how to sit again
     assert "cannot be brought back" in hosted(-9, resume="").come_back()
@@ -147,9 +148,14 @@ async def test_a_lobby_lost_for_good_says_how_to_come_back():
             await srv.server.close()
             await wait_for(pilot, lambda: lobby._ended, timeout=10)
             info = rendered(lobby.query_one("#lobby-info"))
-            assert "To take your seat back, type: pokeroulette join 127.0.0.1:1" in info
+            # (no seat is held before the game starts: joining again is a new seat)
+            assert "To join again, type: pokeroulette join 127.0.0.1:1" in info
+            assert "seat back" not in info
+            await wait_for(pilot, lambda: app._notifications, timeout=5)
+            titles = [n.title for n in app._notifications]
+            assert "Disconnected" in titles and "The table is lost" not in titles, titles
             await app.action_quit()
-        assert "To take your seat back, type: pokeroulette join 127.0.0.1:1" in app.farewell
+        assert "To join again, type: pokeroulette join 127.0.0.1:1" in app.farewell
 
 
 async def test_a_spectator_lost_for_good_is_told_how_to_watch_again():
@@ -167,3 +173,28 @@ async def test_a_spectator_lost_for_good_is_told_how_to_watch_again():
             await app.action_quit()
         assert f"To watch again, type: {back}" in app.farewell
         assert "seat" not in app.farewell
+
+
+async def test_a_player_removed_from_the_lobby_is_told_how_to_join_again():
+    """Removed by the table's leader before the game starts: disconnected by the host's
+    word (not "the table is lost"), and told how to join again (no seat was held)."""
+    async with Served(RULES) as srv:
+        ana = RemoteSession("127.0.0.1", srv.port, "Ana", retry_delays=(0.05,))
+        await ana.connect()
+        bo = RemoteSession("127.0.0.1", srv.port, "Bo", retry_delays=(0.05,))
+        back = "pokeroulette join 127.0.0.1:1 --name Bo --no-tls"
+        app = LobbyApp(AppConfig(autosave=False, delay=0), bo, info=["test table"], back=back)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                           and app.screen.lobby)
+            await ana.kick(1)
+            await wait_for(pilot, lambda: bo.lost_for_good, timeout=10)
+            assert bo.sent_away and "Ana removed you from the table" in bo.end_reason
+            assert app.come_back() == f"To join again, type: {back}"
+            await wait_for(pilot, lambda: app._notifications, timeout=5)
+            titles = [n.title for n in app._notifications]
+            assert "Disconnected" in titles and "The table is lost" not in titles, titles
+            await app.action_quit()
+        await ana.close()
+        assert f"To join again, type: {back}" in app.farewell
+        assert "seat back" not in app.farewell

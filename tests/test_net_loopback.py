@@ -129,7 +129,7 @@ async def test_rejoin_from_a_new_process_with_the_kept_token():
             autoplay(bo, hands=1, stop=lambda v: v.hand_no == 1)), TIMEOUT)
         token = bo.token
         await bo.close()
-        with pytest.raises(ConnectError, match="resume token"):
+        with pytest.raises(ConnectError, match="join under another name"):
             await RemoteSession("127.0.0.1", srv.port, "Bo").connect()
         again = RemoteSession("127.0.0.1", srv.port, "bo", token=token)
         await again.connect()

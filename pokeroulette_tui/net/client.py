@@ -302,6 +302,7 @@ class RemoteSession(Session):
         self.reconnecting = False
         self.ended = False
         self.end_reason = ""
+        self.sent_away = False  # the host ended this connection with a word (a fatal error)
         # how to come back to this table once the connection is lost for good: a line, or a
         # callable that says it then (the app that shows the session sets it); the lost
         # note ends with it when it fits (:func:`fitted_lost_note`)
@@ -688,6 +689,8 @@ class RemoteSession(Session):
             fut.set_exception(IllegalAction(M.heard(m.message)))
         else:
             self._note(_("Server: {message}").format(message=M.heard(m.message)))
+        if m.fatal:
+            self.sent_away = True
         return not m.fatal
 
     def _on_delta(self, m: M.StateDelta, msg: dict[str, Any]) -> bool:

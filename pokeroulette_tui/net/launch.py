@@ -429,12 +429,15 @@ def left_words(address: str, back: str = "", *, what: str = "") -> str:
     return words
 
 
-def come_back(back: str, *, watching: bool = False) -> str:
+def come_back(back: str, *, watching: bool = False, joining: bool = False) -> str:
     """The line that says how to take a seat back (this account keeps the resume token:
     a seat "taken" by another connection, another terminal of the same player or a table
-    served again, is taken back the same way); ``watching``: how to watch again."""
+    served again, is taken back the same way); ``watching``: how to watch again;
+    ``joining``: how to join again (no seat is held before the game starts)."""
     if watching:
         return _("To watch again, type: {command}").format(command=back)
+    if joining:
+        return _("To join again, type: {command}").format(command=back)
     return _("To take your seat back, type: {command}").format(command=back)
 
 

@@ -155,6 +155,10 @@ def clean_name(raw: Any) -> str:
     Traceback (most recent call last):
     ...
     pokeroulette_tui.net.protocol.ProtocolError: choose a name of 1 to 24 letters
+    >>> clean_name("Ana (host)")
+    Traceback (most recent call last):
+    ...
+    pokeroulette_tui.net.protocol.ProtocolError: a name cannot have ( ) ← ▶ in it: the table marks names with them
     """
     if not isinstance(raw, str) or len(raw) > 4 * MAX_NAME + 64:
         raise ProtocolError(_("choose a name of 1 to {n} letters").format(n=MAX_NAME),
@@ -166,7 +170,16 @@ def clean_name(raw: Any) -> str:
     if len(name) > MAX_NAME:  # refused, not cut: a cut name may be someone else's
         raise ProtocolError(_("{name}… is too long: a name is at most {n} letters").format(
             name=name[:MAX_NAME], n=MAX_NAME), fatal=True)
+    if any(mark in name for mark in NAME_MARKS):  # ("Ana (host)" would pass for the host)
+        raise ProtocolError(_("a name cannot have {marks} in it: the table marks names with "
+                              "them").format(marks=" ".join(NAME_MARKS)), fatal=True)
     return name
+
+
+NAME_MARKS = ("(", ")", "←", "▶")
+"""What the screens put beside a name ("(host)", "(bot)", "(you)", "← you", "▶"), and so
+never in one: a player named "Ana (host)" would pass for the host. (Square brackets stay
+allowed: a name such as "[b]x" is shown as typed, never read as markup.)"""
 
 
 # Letters of other scripts (and digits) that look like Latin ones, after case folding:

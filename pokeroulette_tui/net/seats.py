@@ -199,8 +199,9 @@ class Seats(HostParts):
                 new = secrets.token_urlsafe(24)
                 p.token_digest = P.token_digest(new)
                 return p, new, old, True
-            raise P.ProtocolError(_("the name {name} is taken; to take your seat back, rejoin "
-                                    "with your resume token").format(name=p.name), fatal=True)
+            raise P.ProtocolError(_("the name {name} is taken: join under another name (a seat of "
+                                    "your own is taken back by joining from where you first "
+                                    "joined)").format(name=p.name), fatal=True)
         if self.started:
             raise P.ProtocolError(_("the game has already started; join with --spectate to "
                                     "watch"), fatal=True)

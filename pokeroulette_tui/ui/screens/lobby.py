@@ -538,8 +538,10 @@ class LobbyApp(PokerApp):
             return ""
         from pokeroulette_tui.net.launch import come_back
 
-        watching = self.remote is not None and bool(self.remote.spectate)
-        return come_back(self.back, watching=watching) if self.back else ""
+        remote = self.remote
+        watching = remote is not None and bool(remote.spectate)
+        joining = remote is not None and not remote.game_started  # (nothing held in a lobby)
+        return come_back(self.back, watching=watching, joining=joining) if self.back else ""
 
     def way_back(self) -> str:
         """:meth:`come_back` in one line, for the table screen's lost-for-good line (the
@@ -567,8 +569,11 @@ class LobbyApp(PokerApp):
         self._told = True
         hint = self.come_back()
         if hint:
-            self.notify(hint, title=_("The table is lost"), severity="error", timeout=120,
-                        markup=False)
+            s = self.remote
+            # (the host ended this connection with a word: a removal, the table closed)
+            ended = s is not None and (s.sent_away or s.table_closed)
+            self.notify(hint, title=_("Disconnected") if ended else _("The table is lost"),
+                        severity="warning" if ended else "error", timeout=120, markup=False)
 
     async def action_quit(self) -> None:
         from pokeroulette_tui.net import launch
