@@ -198,3 +198,27 @@ async def test_a_player_removed_from_the_lobby_is_told_how_to_join_again():
         await ana.close()
         assert f"To join again, type: {back}" in app.farewell
         assert "seat back" not in app.farewell
+
+
+async def test_a_player_who_left_the_game_is_told_how_to_watch_it_again():
+    """Leaving a game gives the seat up for good: quitting afterwards says how to watch the
+    game still going on (not how to take a seat back)."""
+    from pokeroulette_tui.engine.actions import Leave
+
+    async with Served(RULES, bots=2, start_countdown=0.0, delay=0.0) as srv:
+        session = RemoteSession("127.0.0.1", srv.port, "Ana")
+        back = launch.rejoin_command(session)
+        app = LobbyApp(AppConfig(autosave=False, delay=0), session, info=["test table"],
+                       back=back)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen)
+                           and app.screen.lobby)
+            await pilot.press("r")
+            await wait_for(pilot, lambda: session.game_started and session.seat is not None,
+                           timeout=10)
+            await session.act(Leave(seat=session.seat))
+            await wait_for(pilot, lambda: session.spectate and session.seat is None, timeout=10)
+            await app.action_quit()
+        assert app.farewell == (f"You left the table at 127.0.0.1:{srv.port}. To watch again, "
+                                f"type: pokeroulette join 127.0.0.1:{srv.port} --name Ana "
+                                "--no-tls --spectate")

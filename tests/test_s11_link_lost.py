@@ -144,6 +144,7 @@ async def test_a_casino_client_gives_up_on_a_table_that_is_not_running_soon():
 # -- the lobby app: the state, not the words ---------------------------------------------------
 
 def app_for(session: RemoteSession, **kw) -> LobbyApp:
+    session.game_started = True  # (a seat is held once the game has started)
     return LobbyApp(AppConfig(autosave=False, delay=0), session, info=["t"],
                     back="pokeroulette join 127.0.0.1:7777 --name Ana --no-tls", **kw)
 

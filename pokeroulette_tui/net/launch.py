@@ -397,7 +397,8 @@ def rejoin_command(session: RemoteSession) -> str:
     if session.unix is not None:
         target = session.unix
         if Path(target.path) == unix.table_socket(target.owner.uid):
-            return f"pokeroulette join @{target.owner.login}"
+            return f"pokeroulette join @{target.owner.login}" + (
+                " --spectate" if session.spectate else "")
         words = ["pokeroulette", "join", "--unix", str(target.path)]
     else:
         words = ["pokeroulette", "join", session.address, "--name", session.name]
@@ -415,10 +416,11 @@ def place(session: RemoteSession) -> str:
     return str(unix.path) if unix is not None else session.address
 
 
-def left_words(address: str, back: str = "", *, what: str = "") -> str:
+def left_words(address: str, back: str = "", *, what: str = "", watch: str = "") -> str:
     """What a player who left a network table on purpose is told at the terminal: the
-    table, and (``back``: the seat is held) how to sit down again. ``what`` says what the
-    table is ("casino": the casino's bankrolls are the table's)."""
+    table, and (``back``: the seat is held) how to sit down again, or (``watch``: watching
+    a game still going on) how to watch it again. ``what`` says what the table is
+    ("casino": the casino's bankrolls are the table's)."""
     if what == "casino":
         words = _("You left the casino table at {address}. Its bankrolls are the table's: "
                   "play money only.").format(address=address)
@@ -426,6 +428,8 @@ def left_words(address: str, back: str = "", *, what: str = "") -> str:
         words = _("You left the table at {address}.").format(address=address)
     if back:
         words += " " + _("Your seat is held: come back with: {command}").format(command=back)
+    elif watch:
+        words += " " + _("To watch again, type: {command}").format(command=watch)
     return words
 
 

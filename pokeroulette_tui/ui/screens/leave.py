@@ -29,6 +29,8 @@ class LeaveScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         text = styled(_("Leave the table, {name}?  y or Enter leaves · n or Esc stays"),
                       name=Text(self.player, style="bold"))
+        text.append("\n" + _("Your seat is given up for this game: you may watch, not sit "
+                             "down again."), style="dim")
         yield Static(text, id="leave-box")
         yield TidyFooter()
 

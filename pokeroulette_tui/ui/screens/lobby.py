@@ -582,8 +582,12 @@ class LobbyApp(PokerApp):
         if not s.connected and (s.reconnecting or s.lost_for_good):  # (or trying still)
             words = launch.lost_words(s, self.come_back())
         else:
-            held = s.game_started and s.seat is not None and not self._over()
-            words = launch.left_words(launch.place(s), self.back if held else "")
+            going_on = s.game_started and not self._over()
+            held = going_on and s.seat is not None
+            # (a spectator, or a player who left the game and watched it: how to watch again)
+            watch = launch.rejoin_command(s) if going_on and s.seat is None and s.spectate \
+                else ""
+            words = launch.left_words(launch.place(s), self.back if held else "", watch=watch)
         await super().action_quit()
         self.farewell = words
 
