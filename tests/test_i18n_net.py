@@ -119,7 +119,7 @@ def _fill(words: str) -> str:
     class Values(dict):
         def __missing__(self, key):
             return {"name": "Zed", "names": "Zed, Yu", "kind": "qwz", "hand": "pair_6",
-                    "offered": "pair_6, flush", "reason": "qwz"}[key]
+                    "offered": "pair_6, flush", "reason": "qwz", "marks": "( ) ← ▶"}[key]
 
     return words.format_map(Values(numbers))
 
