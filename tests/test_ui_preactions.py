@@ -190,6 +190,8 @@ async def test_hot_seat_pre_action_is_played_for_the_seat_that_armed_it_and_show
         view = table_screen(app).view
         assert view.seat == 2 and view.my_turn
         assert "Check/fold" not in footer(app)  # Bo's keys are Bo's bets
+        # nor is Ana's plan on Bo's screen: it would tell him a bet makes her fold
+        assert "check/fold" not in status(app) and "Ana:" not in status(app), status(app)
         before = len(table.actions)
         if view.options.bet_min:  # Bo bets (the bot checked) ...
             await press(pilot, "b")

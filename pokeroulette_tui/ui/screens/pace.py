@@ -170,11 +170,16 @@ class TablePace:
         return frozenset(order.index(i) for i in self.selected if i in order)
 
     def armed_text(self) -> str:
-        """For the status line: what is armed for whom, and skipping."""
+        """For the status line: what is armed for whom, and skipping. At one keyboard
+        (hot-seat) only the armed choice of the person who has the keyboard: another
+        player's check/fold, say, is theirs alone (shown to the next player, it told them
+        that a bet would make that player fold)."""
         parts = []
+        v = self.view  # (a seat's own view on screen: that person has the keyboard now)
+        holder = v.seat if v is not None and v.seat is not None else self.key_holder()
         for seat in self.seating.humans:
             kind = self.session.armed(seat)
-            if kind is None:
+            if kind is None or (self.seating.hot_seat and seat != holder):
                 continue
             words = preaction_words(kind)
             if self.seating.hot_seat and self.view is not None:  # (the line is short)
