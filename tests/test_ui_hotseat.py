@@ -337,7 +337,10 @@ async def test_an_enter_pressed_just_after_a_move_does_not_pass_the_privacy_scre
             await pilot.pause(0.05)
         assert isinstance(app.screen, PrivacyScreen)
         assert table_screen(app).view.seat is None  # the second Enter showed nobody's cards
-        await pilot.pause(0.8)
+        await pilot.pause(0.1)
+        # nor did it leave a "That key does nothing now" over the "Pass to" screen
+        assert not [n.message for n in app._notifications if n.title == "Not now"]
+        await pilot.pause(0.7)
         await press(pilot, "enter")
         assert table_screen(app).view.seat == session.table.state.to_act
 
@@ -377,3 +380,39 @@ async def test_a_dialog_the_last_player_opened_is_closed_before_the_next_one_sit
         assert not any(isinstance(s, HelpScreen) for s in app.screen_stack)
         await press(pilot, "enter")
         assert app.screen is table_screen(app)
+
+
+async def test_a_key_typed_as_the_keyboard_passes_leaves_no_note_on_the_pass_screen(monkeypatch):
+    """A player checks and at once presses Enter (a double tap): the Enter reaches the table
+    as the next player's "Pass to" screen comes, and its "That key does nothing now" must not
+    sit on that screen (the next player would read "press Enter" and "does nothing" together)."""
+    monkeypatch.setattr(PrivacyScreen, "GUARD", 0.3)
+    rules = PRESETS["classic"]
+    session = local_session(rules, [("Ana", None), ("Bo", None), ("Cy", None)], seed=2)
+    app = app_for(session)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, session)
+        tried = 0
+        for _ in range(60):
+            if isinstance(app.screen, PrivacyScreen):
+                await pilot.pause(0.35)
+                await press(pilot, "enter")
+                continue
+            view = table_screen(app).view
+            if view.seat is not None and view.my_turn and view.phase == "betting" \
+                    and view.options is not None and view.options.check:
+                from textual import events  # (both keys queued at once, as typed fast)
+
+                app.post_message(events.Key("c", "c"))
+                app.post_message(events.Key("enter", "\r"))
+                await pilot.pause(0.05)
+                await pilot.pause(0.05)
+                tried += 1
+                if isinstance(app.screen, PrivacyScreen):
+                    notes = [n.message for n in app._notifications if n.title == "Not now"]
+                    assert not notes, notes
+                    if tried >= 3:
+                        break
+                continue
+            await pilot.pause(0.05)
+        assert tried >= 1

@@ -314,8 +314,12 @@ class TableScreen(TableAsides, TablePace, TableHints, Screen[None]):
     def _clear_not_now(self) -> None:
         """The "Not now" toast goes (if it is still up): see :meth:`_say_not_now`."""
         note, self._not_now = self._not_now, None
-        if note is not None and note in self.app._notifications:
+        if note is None:
+            return
+        if note in self.app._notifications:
             self.app._unnotify(note)
+        else:  # (said a moment ago: its message is still on its way, and comes expired)
+            note.timeout = 0
 
     def on_resize(self, event: Resize) -> None:
         """Lay the table out for the terminal: the seats in columns beside a wider side panel
