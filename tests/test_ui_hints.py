@@ -314,3 +314,48 @@ def test_at_the_cut_no_estimate_is_made_of_cards_not_dealt():
     assert not view.me.hand and not can_hint(view)
     text = hints_text(view, None).plain
     assert "No cards dealt yet" in text and "100%" not in text
+
+
+async def test_hot_seat_hints_are_each_persons_own_and_the_log_shows_between_turns():
+    """Ana turns her hints on: they are on at each of her turns, not at Bo's (he never asked),
+    and between turns (nobody's cards on screen) the log is shown, not an empty hints panel."""
+    rules = PRESETS["classic"].replace(betting="each_round")
+    session = local_session(rules, [("Ana", None), ("Bo", None), ("Cy", "random")], seed=3)
+    app = app_for(session)
+    seen: dict[str, list[bool]] = {"Ana": [], "Bo": []}
+    between: list[tuple[bool, bool]] = []
+    rng = random.Random(3)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(300):
+            await settle(pilot, session)
+            state = session.table.state
+            screen = app.screen
+            if isinstance(screen, PrivacyScreen):  # (the table under it: nobody's cards)
+                under = table_screen(app)
+                assert under.view.seat is None
+                between.append((panel(app).display, under._one("#log").display))
+                await press(pilot, "enter")
+                continue
+            if isinstance(screen, ShowdownScreen):
+                if state.hand_no >= 2:
+                    break
+                await press(pilot, "enter")
+                continue
+            if isinstance(screen, GameOverScreen) or state.game_over:
+                break
+            table = table_screen(app)
+            view = table.view
+            if view.seat is None:
+                between.append((panel(app).display, table._one("#log").display))
+                await pilot.pause(0.05)
+                continue
+            name = view.players[view.seat].name
+            if name == "Ana" and not seen["Ana"]:
+                await press(pilot, "i")
+            seen[name].append(panel(app).display)
+            if panel(app).display:
+                await until(pilot, lambda: done(app))
+            await answer(pilot, view, rng)
+        assert len(seen["Ana"]) >= 2 and seen["Bo"], seen
+        assert all(seen["Ana"]) and not any(seen["Bo"]), seen
+        assert between and all(not shown and log for shown, log in between), between

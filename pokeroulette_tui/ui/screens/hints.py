@@ -11,7 +11,7 @@ them off (the setting "Hints", :attr:`AppConfig.hints`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from rich.text import Text
 from textual.binding import Binding
@@ -42,7 +42,25 @@ class TableHints:
     view: SeatView | None
     session: Session
     seating: Seating
-    hints_shown: bool = False
+    hints_for: frozenset[int] = frozenset()
+    """The people at this terminal who turned their hints on (i): each person's own choice
+    (at one keyboard, one player's hints do not open for the next)."""
+
+    key_holder: Callable[[], int | None]  # (TablePace's: the screen has both)
+
+    def hints_person(self) -> int | None:
+        """Whose hints i turns on or off: the person whose cards are on screen; else the
+        person who has the keyboard (hot-seat, between turns) or the one person here."""
+        v = self.view
+        if v is not None and v.seat is not None and v.seat in self.seating.humans:
+            return v.seat
+        return self.key_holder()
+
+    @property
+    def hints_shown(self) -> bool:
+        """Whether that person turned their hints on."""
+        person = self.hints_person()
+        return person is not None and person in self.hints_for
 
     def hints_refusal(self) -> str | None:
         """Why hints cannot be shown at this terminal now, or None."""
@@ -70,7 +88,15 @@ class TableHints:
         if refusal is not None and not self.hints_shown:
             self.notify(refusal, title=_("Hints"), markup=False)  # type: ignore[attr-defined]
             return
-        self.hints_shown = not self.hints_shown
+        person = self.hints_person()
+        if person is None:
+            return
+        self.hints_for = self.hints_for ^ {person}
+        if self.seating.hot_seat and self.hint_view() is None:  # (between turns: said)
+            name = self.session.view(None).players[person].name
+            self.notify((_("Hints on for {name}: they show on their turn.") if self.hints_shown
+                         else _("Hints off for {name}.")).format(name=name),
+                        title=_("Hints"), markup=False)  # type: ignore[attr-defined]
         self.update_hints()
 
     def action_beats(self) -> None:
@@ -86,6 +112,8 @@ class TableHints:
         panel = self._one(HintsPanel)  # type: ignore[attr-defined]
         log = self._one("#log")  # type: ignore[attr-defined]
         on = self.hints_shown and self.hints_refusal() is None
+        if self.seating.hot_seat and self.hint_view() is None:
+            on = False  # (between turns at one keyboard: the log, not an empty panel)
         width, height = self.app.size  # type: ignore[attr-defined]
         roomy = width >= ROOMY[0] and height >= ROOMY[1]
         panel.display = on
