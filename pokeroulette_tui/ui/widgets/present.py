@@ -223,7 +223,7 @@ def seat_text(view: SeatView, seat: int, *, four_color: bool = False, width: int
     if view.button == seat and view.hand_no:
         out.add(_("[button]") if r.variant == "roulette" else _("[dealer]"), sep=" ")
     out.add(score_text(view, p))
-    if p.bet:
+    if p.bet and view.phase == Phase.BETTING:  # (once the round is over, its bets are the pot's)
         out.add(_("bet {amount}").format(amount=p.bet), style="bold")
     words = status_words(view, p)
     if words:
