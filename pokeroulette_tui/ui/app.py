@@ -127,6 +127,8 @@ class PokerApp(App[None]):
         said = self.config.keep_damaged_aside()  # a damaged settings file: where it went
         if said:
             self.notify(said, severity="warning", timeout=15, markup=False)
+        self.config.on_save_problem = lambda words: self.notify(
+            words, title=_("Settings"), severity="warning", timeout=10, markup=False)
         if self.session is not None:
             self.open_table(self.session)
         else:

@@ -281,6 +281,11 @@ class AppConfig:
     unreadable: bool = field(default=False, metadata=_RUNTIME)
     """The settings file (``damaged``) cannot be read at all (its permissions, say): it is
     left where it is, and never written over, while this run lasts."""
+    save_problem: str = field(default="", metadata=_RUNTIME)
+    """Why the settings could not be written the last time ("" once they were)."""
+    on_save_problem: Any = field(default=None, metadata=_RUNTIME, repr=False, compare=False)
+    """Called with a sentence once each time saving starts to fail (the app says it): a
+    setting changed now is kept for this run only."""
 
     @classmethod
     def load(cls) -> "AppConfig":
@@ -364,6 +369,15 @@ class AppConfig:
 
         try:
             data = {f.name: getattr(self, f.name) for f in fields(self) if not f.metadata.get("runtime")}
-            atomic_write(settings_path(), json.dumps(data, indent=2))
-        except OSError:
-            pass  # settings are a convenience; never fail the game for them
+            path = settings_path()
+            atomic_write(path, json.dumps(data, indent=2))
+        except OSError as exc:  # settings are a convenience; never fail the game for them
+            from pokeroulette_tui.engine.folders import os_problem
+
+            said = _("Your settings cannot be saved ({problem}): what you change now lasts "
+                     "until you quit.").format(problem=os_problem(exc))
+            if said != self.save_problem and self.on_save_problem is not None:
+                self.on_save_problem(said)
+            self.save_problem = said
+        else:
+            self.save_problem = ""
