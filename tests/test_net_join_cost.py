@@ -100,3 +100,20 @@ def test_nobody_is_said_to_be_held_after_the_game_is_over(caplog):
         assert h.host.table.state.game_over and all(p.closed for p in peers)
     said = [r.getMessage() for r in caplog.records]
     assert not [s for s in said if "the seat is held" in s], said
+
+
+def test_a_finished_game_is_not_served_again(tmp_path, capsys):
+    """``host --resume`` of a save whose game is over: one clear line (status 2), not a
+    table served as if it were still running."""
+    from pokeroulette_tui.cli import main
+
+    save = tmp_path / "table.json"
+    h, peers = started(3, rules=RULES.replace(hand_limit=1), save_path=save)
+    play_hands(h, peers, 5)
+    assert h.host.table.state.game_over and save.exists()
+    h.host.table.close()
+    code = main(["host", "--resume", str(save), "--headless", "--no-tls", "--port", "0",
+                 "--bind", "127.0.0.1"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert "is over" in err and "nothing to resume" in err and "Traceback" not in err

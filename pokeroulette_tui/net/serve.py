@@ -303,6 +303,11 @@ def make_host(args: argparse.Namespace, rules: RuleSet, admin_token: str | None,
                                     salvage=True, explicit=given_settings(args))
         except SaveError as exc:
             raise CliError(str(exc)) from None
+        if host.table is not None and host.table.state.game_over:  # nothing left to play
+            raise CliError(_("the game saved in {path} is over ({reason}): there is nothing "
+                             "to resume; host a new table with pokeroulette host").format(
+                                 path=args.resume, reason=host.table.state.game_over_reason
+                                 or _("the game has ended")))
         if host.table is not None and host.table.salvaged:  # said at once: whatever happens
             print("pokeroulette: " + salvaged_note(host.table), file=sys.stderr, flush=True)
         return host
