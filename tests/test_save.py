@@ -360,3 +360,24 @@ def test_save_format_header():
     doc = json.loads(GOOD)
     assert doc["format"] == FORMAT and doc["version"] == VERSION
     assert set(doc) == {"format", "version", "seed", "names", "meta", "actions", "state"}
+
+
+def test_a_damage_message_names_the_file_once_and_the_cards_by_their_faces():
+    """What a damaged save says has no Python in it (no ``Card('As')``, no ``KeyError``), and
+    a message that names the file does not name it again inside."""
+    from pokeroulette_tui.engine.save import checked_state
+
+    doc = json.loads(GOOD)
+    doc["state"]["deck"].append("As")
+    with pytest.raises(SaveError) as caught:
+        checked_state(doc["state"], "autosave.json")
+    said = str(caught.value)
+    assert said.count("autosave.json") == 1, said
+    assert "extra A♠" in said and "Card(" not in said and "{" not in said, said
+    assert "autosave.json" not in caught.value.problem
+    assert caught.value.problem.startswith("cards not conserved")
+    from pokeroulette_tui.engine.stats import record_from_dict
+
+    with pytest.raises(ValueError) as bad:
+        record_from_dict({"kind": "hand"})
+    assert "KeyError" not in str(bad.value) and "missing" in str(bad.value), bad.value

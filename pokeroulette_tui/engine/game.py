@@ -339,7 +339,9 @@ def check_invariants(state: GameState) -> list[str]:
             want = Counter(make_shoe(state.decks, jokers=jokers))
             extra = have - want
             missing = want - have
-            bad.append(f"cards not conserved: extra {dict(extra)} missing {dict(missing)}")
+            bad.append("cards not conserved: " + "; ".join(
+                f"{what} {', '.join(c.symbol for c in sorted(cards.elements()))}"
+                for what, cards in (("extra", extra), ("missing", missing)) if cards))
     if len(state.discards) != len(state.discards_public):
         bad.append("discard flags out of step")
     for i, s in enumerate(state.seats):

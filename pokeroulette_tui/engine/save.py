@@ -45,7 +45,12 @@ MAX_SAVE_BYTES = 64 * 1024 * 1024
 
 
 class SaveError(Exception):
-    """A save file that cannot be used; the message says why in plain words."""
+    """A save file that cannot be used; the message says why in plain words. ``problem``:
+    what is wrong without the file's name (for a message that names the file already)."""
+
+    def __init__(self, message: str, problem: str = "") -> None:
+        super().__init__(message)
+        self.problem = problem or message
 
 
 @dataclass
@@ -118,7 +123,9 @@ def problem_words(exc: BaseException) -> str:
     >>> problem_words(KeyError("state")), problem_words(TypeError("x"))
     ("the field 'state' is missing", 'a value is not of the kind a saved game holds')
     """
-    if isinstance(exc, (SaveError, RuleError, IllegalAction)):
+    if isinstance(exc, SaveError):
+        return exc.problem
+    if isinstance(exc, (RuleError, IllegalAction)):
         return str(exc)
     if isinstance(exc, KeyError) and exc.args:
         return _("the field {name} is missing").format(name=repr(str(exc.args[0])[:40]))
@@ -150,13 +157,16 @@ def checked_state(data: Any, source: str, *, playable: bool = True) -> GameState
         _validate(state)
         problems = check_invariants(state)
     except (RuleError, IllegalAction, SaveError) as exc:
-        raise SaveError(_("{source} is damaged: {problem}").format(source=source, problem=exc)) from None
+        raise SaveError(_("{source} is damaged: {problem}").format(source=source, problem=exc),
+                        str(exc)) from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError,
             RecursionError) as exc:
         raise SaveError(_("{source} is damaged ({error})").format(
-            source=source, error=problem_words(exc))) from None
+            source=source, error=problem_words(exc)), problem_words(exc)) from None
     if problems:
-        raise SaveError(_("{source} is damaged: {problem}").format(source=source, problem=problems[0]))
+        raise SaveError(_("{source} is damaged: {problem}").format(source=source,
+                                                                   problem=problems[0]),
+                        problems[0])
     problem = _playable(state) if playable else ""
     if problem:
         raise SaveError(_("{source} is damaged: the game cannot go on from it ({problem})").format(

@@ -428,6 +428,8 @@ def record_from_dict(d: Any) -> HandRecord | GameRecord:
         if d.get("kind") == "game":
             return GameRecord.from_dict(d)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        from pokeroulette_tui.engine.save import problem_words
+
         raise ValueError(_("a {kind} record is malformed ({error})").format(
-            kind=d.get("kind"), error=type(exc).__name__)) from None
+            kind=d.get("kind"), error=problem_words(exc))) from None
     raise ValueError(_("unknown record kind {kind}").format(kind=repr(d.get("kind"))))
