@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Static
 
 from pokeroulette_tui.engine.i18n import LANGUAGES, N_, _, language
-from pokeroulette_tui.ui.config import LaunchOptions, TableSetup, check_seats
+from pokeroulette_tui.ui.config import LaunchOptions, TableSetup, check_seats, is_default_name
 from pokeroulette_tui.ui.plain import plain
 from pokeroulette_tui.ui.tables import (
     Autosave,
@@ -363,8 +363,23 @@ class StartScreen(Screen[None]):
         if action in ("deal", "preset"):
             return self.mode == "new"
         if action == "default_table":
-            return self.mode == "new" and self.setup != self._default_setup()
+            return self.mode == "new" and not self._is_default()
         return True
+
+    def _is_default(self) -> bool:
+        """The table set up is the default one: the same rules and seats, a seat's default
+        name in another language counting as the same ("Bot 1" remembered from an English
+        game is the default table's "Botti 1" in Finnish)."""
+        setup, default = self.setup, self._default_setup()
+        if setup == default:
+            return True
+        if (setup.rules, setup.preset, setup.seed) != (default.rules, default.preset,
+                                                       default.seed):
+            return False
+        return len(setup.seats) == len(default.seats) and all(
+            a.bot == b.bot and (a.name == b.name or (a.bot is not None and is_default_name(
+                a.name, bots_only=True) and is_default_name(b.name, bots_only=True)))
+            for a, b in zip(setup.seats, default.seats))
 
     def _default_setup(self) -> TableSetup:
         """The default table, made once (it asks the system for the login name)."""
