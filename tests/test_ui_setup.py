@@ -559,3 +559,24 @@ async def test_a_person_turned_bot_takes_a_bot_name_no_other_seat_has():
         assert names() == ["Player 1", "Bot 3", "Player 3", "Bot 2"]
         await choose(pilot, "seat-kind-0", "random")
         assert names() == ["Bot 1", "Bot 3", "Player 3", "Bot 2"]
+
+
+@pytest.mark.parametrize(("lang", "drawn", "tokens"), [
+    ("en", "", ""),  # (the help line says what drawn is; "items" is its own word)
+    ("fi", "arvotaan ennen 1. jakoa", "esineet"),  # (the draw preset's "items")
+])
+async def test_a_typed_value_in_english_has_its_words_beside_it_in_another_language(
+        lang, drawn, tokens):
+    from pokeroulette_tui.engine.i18n import set_language
+
+    set_language(lang)
+    setup = TableSetup.default(PRESETS["draw"], "draw")
+    app = StubApp(AppConfig(delay=0, launch=LaunchOptions(setup=setup, open_setup=True)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SetupScreen)
+        assert str(screen._echo["suit_order"].render()) == drawn
+        assert str(screen._echo["token_name"].render()) == tokens
+        await type_into(pilot, "opt-token_name", "beers")  # a name of the table's own
+        assert str(screen._echo["token_name"].render()) == ""

@@ -25,6 +25,7 @@ from pokeroulette_tui.engine.rules import (
     OPTION_GROUPS,
     RuleError,
     RuleSet,
+    token_words,
 )
 from pokeroulette_tui.engine.words import (
     OPTION_HELP,
@@ -52,8 +53,9 @@ MAX_SEATS = 10
 _FIELDS = {f.name: type(f.default) for f in fields(RuleSet)}
 _AUTO_NAME = re.compile(r"^(You|Player \d+|Bot( \d+)?)$")
 _HUMAN = "human"
-_ECHOED = ("suit_order", "hand_limit")
-"""Typed options whose value has words of its own (``drawn``, ``SHDC``, ``0``): shown beside."""
+_ECHOED = ("suit_order", "hand_limit", "token_name")
+"""Typed options whose value has words of its own (``drawn``, ``SHDC``, ``0``, a built-in
+token name in the player's language): shown beside."""
 
 
 def _groups() -> dict[str, tuple[str, ...]]:
@@ -378,8 +380,11 @@ class SetupScreen(Screen[TableSetup | None]):
             if rules is None and typed != str(value):  # (the words of the last good rules
                 echo.update("")                         # would not be the box's)
                 continue
-            words = value_words(option, value)
-            same = words == str(value) or value == "drawn"  # (the help line says what drawn is)
+            words = token_words(self.rules) if option == "token_name" else \
+                value_words(option, value)
+            # (in English the help line says what drawn is; in another the box's word is
+            # English: its words are shown beside it)
+            same = words == str(value) or (value == "drawn" and language() == "en")
             echo.update(plain("" if same else words[:1].lower() + words[1:]))
         for option, label in self._onoff.items():
             label.update(_(YES_NO[bool(self._controls[option].value)]))  # type: ignore[attr-defined]
