@@ -41,3 +41,16 @@ async def test_long_bets_and_results_wrap_under_their_own_words(store_path):
         for i in long:
             following = lines[i + 1]
             assert following.startswith("   ") and not following.startswith("    "), lines
+
+
+async def test_the_line_under_the_board_keeps_your_stake_on_a_long_spot(store_path):
+    """On the progressive side bet with a stake placed, the line under the board names the
+    spot and your stake whole (its long description gave way), not cut at "yours:"."""
+    from test_qa_casino import hint
+
+    app = make(store_path, names=("Ana",))
+    async with app.run_test(size=SIZE) as pilot:
+        await step(pilot)
+        await press(pilot, *["down"] * 6, "p", "up", "down")
+        said = hint(app)
+        assert said.endswith("the progressive side bet · yours: 1"), said

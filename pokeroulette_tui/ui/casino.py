@@ -535,10 +535,17 @@ class CasinoScreen(Screen[None]):
                 if clock is not None:  # someone is ready and the table's timer runs
                     text.append_text(clock)
                 spot = spot_at_cursor(self.cursor, self.table)
-                text.append(spot_hint(spot, self.table, c.jackpot))
+                hint = spot_hint(spot, self.table, c.jackpot)
                 mine = next((b.amount for b in self.player.bets if b.spot == spot), 0)
                 if mine:
-                    text.append(_(" · yours: {amount}").format(amount=mine), style="bold")
+                    yours = Text(_(" · yours: {amount}").format(amount=number(mine, ",")),
+                                 style="bold")
+                    if not self._fits(Text.assemble(text, hint, yours)):
+                        hint = spot_words(spot)  # (what it pays: o lists it; the stake stays)
+                    text.append(hint)
+                    text.append_text(yours)
+                else:
+                    text.append(hint)
         elif c.stage is Stage.DEALING:
             text.append(_("No more bets: card {n} of 5").format(n=len(c.dealt)) if c.dealt
                         else _("No more bets: dealing"), style="bold")
