@@ -222,3 +222,11 @@ async def test_a_player_who_left_the_game_is_told_how_to_watch_it_again():
         assert app.farewell == (f"You left the table at 127.0.0.1:{srv.port}. To watch again, "
                                 f"type: pokeroulette join 127.0.0.1:{srv.port} --name Ana "
                                 "--no-tls --spectate")
+
+
+def test_a_network_game_over_offers_no_local_new_game():
+    """At a network table's game over, n would have left the others for a local start screen
+    (with the table's notes still on it): the standings offer q, not n."""
+    session = RemoteSession("127.0.0.1", 7777, "Ana")
+    app = LobbyApp(AppConfig(autosave=False, delay=0), session, info=["t"], back="x")
+    assert app.can_start_new() is False

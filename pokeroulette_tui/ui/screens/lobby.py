@@ -528,6 +528,12 @@ class LobbyApp(PokerApp):
     def on_mount(self) -> None:  # (PokerApp's runs too: Textual calls each class's)
         self.set_interval(1.0, self._watch_link, name="lost table")
 
+    def can_start_new(self) -> bool:
+        """A network table's game over offers no new game here: the next game is the host's
+        to start (a game of one's own would be a local table, at the start screen of
+        ``pokeroulette``, left behind with the others); q quits."""
+        return False
+
     def come_back(self) -> str:
         """How to get back to the table once this connection to it is gone for good ("" once
         the game is over: there is nothing to come back to; a closed table may be served
