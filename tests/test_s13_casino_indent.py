@@ -54,3 +54,17 @@ async def test_the_line_under_the_board_keeps_your_stake_on_a_long_spot(store_pa
         await press(pilot, *["down"] * 6, "p", "up", "down")
         said = hint(app)
         assert said.endswith("the progressive side bet · yours: 1"), said
+
+
+def test_the_history_names_the_dealt_hand_not_its_pay_table_class():
+    """A pair of tens is "pair of tens" in the history (its class on the pay table, "pair of
+    sixes or better", is what a poker bet on it reads)."""
+    from pokeroulette_tui.engine.cards import parse_cards
+    from pokeroulette_tui.engine.casino.game import Round
+    from pokeroulette_tui.ui.screens.casino_dialogs import round_lines
+
+    r = Round(number=2, cards=tuple(parse_cards("Th Tc 4d 8s Ks")), hand="pair_6", nets=(5,),
+              names=("Ana",))
+    for narrow in (False, True):
+        text = round_lines(r, narrow=narrow).plain
+        assert "pair of tens" in text and "sixes or better" not in text, text

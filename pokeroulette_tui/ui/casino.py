@@ -28,7 +28,7 @@ from pokeroulette_tui.engine.casino.board import (
 )
 from pokeroulette_tui.engine.casino.game import Casino, CasinoError, Stage
 from pokeroulette_tui.engine.casino.odds import standard_counts
-from pokeroulette_tui.engine.casino.paytable import PayTable, class_words
+from pokeroulette_tui.engine.casino.paytable import PayTable
 from pokeroulette_tui.engine.casino.store import START_BANKROLL
 from pokeroulette_tui.engine.i18n import N_, _, ngettext, number
 from pokeroulette_tui.net.casino_session import CasinoSession, CasinoUpdate, LocalCasino
@@ -598,7 +598,8 @@ class CasinoScreen(Screen[None]):
                          labels=["1", "2", "3", "4", _("5th")], big=self.has_class("-tall"))
         text.append("\n")
         if settled and c.hand is not None:
-            text.append(class_words(c.hand).capitalize(), style="bold")
+            name = G.hand_name(c.dealt)
+            text.append(name[:1].upper() + name[1:], style="bold")
         elif c.stage is Stage.DEALING:
             text.append(_("Dealing…"), style="bold")
         else:

@@ -332,6 +332,17 @@ def _why(bet: Bet, cards: list[Card], hand: str, paid: int, table: PayTable) -> 
     return _side_bet_lost(cards, hand, table)
 
 
+def hand_name(cards: list[Card] | tuple[Card, ...]) -> str:
+    """The five dealt cards named as the poker ranking names them ("pair of tens", "king
+    high"), where the pay table's class would say only "pair of sixes or better".
+
+    >>> from pokeroulette_tui.engine.cards import parse_cards
+    >>> hand_name(parse_cards("Th Tc 4d 8s Ks"))
+    'pair of tens'
+    """
+    return evaluate(list(cards)).describe()
+
+
 def _side_bet_lost(cards: list[Card], hand: str, table: PayTable) -> str:
     """Why the side bet lost: the hand the player had (\"pair of fours\", not its class
     \"pair\") and what the side bet needs at this table."""

@@ -11,7 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Static
 
 from pokeroulette_tui.engine.casino.board import Kind
-from pokeroulette_tui.engine.casino.game import Round
+from pokeroulette_tui.engine.casino.game import Round, hand_name
 from pokeroulette_tui.engine.casino.odds import (
     JACKPOT_CHANCE,
     break_even_jackpot,
@@ -234,7 +234,8 @@ def round_lines(r: Round, *, narrow: bool = False) -> Text:
     text = Text()
     text.append(_("Round {number}").format(number=r.number) + "  ", style="bold")
     text.append_text(cards_text(r.cards, highlight=(4,)))
-    text.append(f"\n    {class_words(r.hand)}" if narrow else f"  {class_words(r.hand)}")
+    name = hand_name(r.cards) if len(r.cards) == 5 else class_words(r.hand)
+    text.append(f"\n    {name}" if narrow else f"  {name}")
     if r.jackpot_won:
         text.append("  " + _("JACKPOT {amount:,} won").format(amount=r.jackpot_won),
                     style="bold reverse")
