@@ -40,3 +40,15 @@ def test_the_refusals_are_said_in_the_players_language(lang):
                      "the name Bo is taken: join under another name (a seat of your own is "
                      "taken back by joining from where you first joined)"):
         assert heard(sentence) != sentence
+
+
+def test_a_host_whose_name_has_the_tables_marks_is_told_before_anything_is_served(
+        tmp_path, monkeypatch, capsys):
+    from pokeroulette_tui.cli import main
+
+    monkeypatch.setenv("POKEROULETTE_HOME", str(tmp_path))
+    code = main(["host", "--name", "Ana (host)", "--no-tls", "--port", "0",
+                 "--bind", "127.0.0.1"])
+    err = capsys.readouterr().err
+    assert code == 2 and "a name cannot have ( ) ← ▶ in it" in err, err
+    assert not list(tmp_path.rglob("table-*.json"))  # nothing was served, nothing saved

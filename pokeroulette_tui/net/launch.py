@@ -90,6 +90,11 @@ def run_host(args: argparse.Namespace, rules: RuleSet, *, play: Play | None = No
     check_unix_flags(args)
     if getattr(args, "stop", False):
         return stop_table(args)
+    if getattr(args, "name", None) is not None:  # (refused before the table is served)
+        try:
+            P.clean_name(args.name)
+        except P.ProtocolError as exc:
+            raise CliError(exc.message) from None
     if getattr(args, "detach", False) and not args.headless:
         raise CliError(_("--detach goes with --headless (a host who plays gets a table that "
                          "runs on its own anyway)"))
