@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from types import SimpleNamespace
@@ -786,8 +787,8 @@ def take_language(argv: list[str]) -> tuple[list[str], str | None]:
 
     >>> take_language(["casino", "--lang", "fi", "--odds"])
     (['casino', '--odds'], 'fi')
-    >>> take_language(["--lang=sv"])
-    ([], 'sv')
+    >>> take_language(["--lang=sv"]), take_language(["--lang", " FI "])
+    (([], 'sv'), ([], 'fi'))
     """
     rest: list[str] = []
     lang: str | None = None
@@ -805,6 +806,8 @@ def take_language(argv: list[str]) -> tuple[list[str], str | None]:
             lang = arg.split("=", 1)[1]
         else:
             rest.append(arg)
+    if lang is not None:
+        lang = lang.strip().lower()  # (FI, Sv: the code whatever its case)
     if lang is not None and language_problem(lang):
         _speak_the_default()
         raise CliError(language_problem(lang) or "")
@@ -851,7 +854,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except CliError as exc:
         print(f"pokeroulette: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # (at a prompt, say: the shell's next line on a line of its own)
+        with contextlib.suppress(OSError, ValueError):
+            print(file=sys.stderr, flush=True)
         return 130
     except BrokenPipeError:  # the reader went away (``| head``): nothing more to say
         import os

@@ -85,3 +85,30 @@ def test_reset_yes_deletes_everything(home, capsys):
 
 def test_yes_alone_is_a_mistake(home, capsys):
     assert main(["stats", "--yes"]) == 2
+
+
+def test_ctrl_d_at_the_reset_question_ends_the_line_first(home):
+    """Ctrl-D answers the question with nothing: "Nothing was deleted." starts a line of its
+    own, not the end of the question's."""
+    args = argparse.Namespace(player="Ana", json=False, export=None, export_text=None,
+                              reset=True, yes=False)
+    out = io.StringIO()
+
+    def ctrl_d(_question):
+        raise EOFError
+
+    assert run_stats(args, ask=ctrl_d, out=out) == 1
+    assert out.getvalue().startswith("\nNothing was deleted"), repr(out.getvalue())
+
+
+def test_ctrl_c_at_a_command_ends_the_line(home, capsys, monkeypatch):
+    """Ctrl-C at a question (a KeyboardInterrupt out of a command): status 130, and a new
+    line, so the shell's prompt does not follow the question on its line."""
+    import pokeroulette_tui.cli as cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(cli.COMMANDS, "stats", interrupted)
+    assert main(["stats"]) == 130
+    assert capsys.readouterr().err == "\n"

@@ -158,7 +158,8 @@ def _reset(store: StatsStore, player: str | None, players: list[str], *, yes: bo
             # TRANSLATORS: y and yes are accepted as the answer in every language, and the
             # translation of "y" and "yes" too
             answer = ask(_("Delete {what}? This cannot be undone. [y/N] ").format(what=whose))
-        except EOFError:
+        except EOFError:  # (Ctrl-D: the answer's line was never ended)
+            print(file=out)
             answer = ""
         if answer.strip().lower() not in ("y", "yes", pgettext("answer", "y"), pgettext("answer", "yes")):
             say(_("Nothing was deleted."))
