@@ -62,6 +62,12 @@ async def test_after_sending_a_chat_line_r_gets_ready_and_the_line_is_in_view():
             await pilot.press("r")
             await wait_for(pilot, lambda: screen.ready)
             assert screen.query_one("#lobby-input").value == ""
+            # the footer says what r does now: not ready again
+            await wait_for(pilot, lambda: "r Not ready" in footer(app))
+            assert "r Ready" not in footer(app)
+            await pilot.press("r")
+            await wait_for(pilot, lambda: not screen.ready)
+            await wait_for(pilot, lambda: "r Ready" in footer(app))
         await session.close()
         await bo.close()
 

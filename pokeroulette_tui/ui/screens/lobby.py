@@ -228,7 +228,9 @@ class LobbyScreen(Screen[None]):
     AUTO_FOCUS = None
     BINDINGS = [
         Binding("i", "banner", N_("Info")),
-        Binding("r", "ready", N_("Ready")),
+        # (r says what it does now: ready, or not ready again)
+        Binding("r", "ready(True)", N_("Ready")),
+        Binding("r", "ready(False)", N_("Not ready")),
         Binding("s", "start", N_("Start")),
         # (one footer entry for both: the leader's keys then fit 80 columns, Leave and Quit
         # included)
@@ -431,7 +433,8 @@ class LobbyScreen(Screen[None]):
         if action in ("start", "bots", "kick"):
             return self.session.leads and not self.lobby.get("started")
         if action == "ready":
-            return self.session.seat is not None and not self.lobby.get("started")
+            return self.session.seat is not None and not self.lobby.get("started") and (
+                not parameters or parameters[0] != self.ready)
         if action == "unfocus":  # (in the footer only while the chat box has the keys)
             return isinstance(self.focused, Input)
         return True
@@ -442,8 +445,9 @@ class LobbyScreen(Screen[None]):
         except IllegalAction as exc:
             self.notify(str(exc), title=_("Lobby"), severity="warning", markup=False)
 
-    async def action_ready(self) -> None:
-        await self._send(self.session.set_ready(not self.ready))
+    async def action_ready(self, ready: bool | None = None) -> None:
+        """Ready (or not ready again); None, the button: the other of what it is now."""
+        await self._send(self.session.set_ready(not self.ready if ready is None else ready))
 
     async def action_start(self) -> None:
         await self._send(self.session.start_game())
