@@ -161,8 +161,9 @@ def checked_state(data: Any, source: str, *, playable: bool = True) -> GameState
                         str(exc)) from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError,
             RecursionError) as exc:
-        raise SaveError(_("{source} is damaged ({error})").format(
-            source=source, error=problem_words(exc)), problem_words(exc)) from None
+        words = problem_words(exc)
+        raise SaveError(_("{source} is damaged ({error})").format(source=source, error=words),
+                        words) from None
     if problems:
         raise SaveError(_("{source} is damaged: {problem}").format(source=source,
                                                                    problem=problems[0]),

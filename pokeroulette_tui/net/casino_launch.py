@@ -142,16 +142,13 @@ def run_casino_host(args: argparse.Namespace, *, play=None) -> int:
 
 def casino_session(args: argparse.Namespace, host: str, port: int) -> RemoteCasino:
     """The seat ``join``'s flags ask for at the casino table at ``host:port`` (CliError)."""
-    from pokeroulette_tui.net.launch import expected_server, known_tables, tls_options
+    from pokeroulette_tui.net.launch import expected_server, known_tables, tls_options, typed_name
 
     if getattr(args, "spectate", False):
         raise CliError(_("a casino table has no spectators' chairs: join without --spectate"))
     if not args.name:
         raise CliError(_("join HOST[:PORT] needs --name NAME (your name at the table)"))
-    try:
-        name = P.clean_name(args.name)
-    except P.ProtocolError as exc:
-        raise CliError(exc.message) from None
+    name = typed_name(args.name)
     server_uid, __ = expected_server(args, host, port)  # (--owner, or this account's own)
     fingerprint, use_tls = tls_options(args)
     return RemoteCasino(host, port, name, password=read_password(args),

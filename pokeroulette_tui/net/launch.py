@@ -83,6 +83,15 @@ def check_unix_flags(args: argparse.Namespace) -> None:
 Play = Callable[[argparse.Namespace, RuleSet, str | None], int]
 
 
+def typed_name(raw: str) -> str:
+    """A name given with ``--name``, cleaned as a table cleans it; CliError (the table's
+    words) for one it would refuse."""
+    try:
+        return P.clean_name(raw)
+    except P.ProtocolError as exc:
+        raise CliError(exc.message) from None
+
+
 def run_host(args: argparse.Namespace, rules: RuleSet, *, play: Play | None = None) -> int:
     """``pokeroulette host``: serve a table; sit at it too unless ``--headless`` (the table
     then runs in a process of its own, and this terminal is one of its clients, through
@@ -91,10 +100,7 @@ def run_host(args: argparse.Namespace, rules: RuleSet, *, play: Play | None = No
     if getattr(args, "stop", False):
         return stop_table(args)
     if getattr(args, "name", None) is not None:  # (refused before the table is served)
-        try:
-            P.clean_name(args.name)
-        except P.ProtocolError as exc:
-            raise CliError(exc.message) from None
+        typed_name(args.name)
     if getattr(args, "detach", False) and not args.headless:
         raise CliError(_("--detach goes with --headless (a host who plays gets a table that "
                          "runs on its own anyway)"))
@@ -434,7 +440,7 @@ def left_words(address: str, back: str = "", *, what: str = "", watch: str = "")
     if back:
         words += " " + _("Your seat is held: come back with: {command}").format(command=back)
     elif watch:
-        words += " " + _("To watch again, type: {command}").format(command=watch)
+        words += " " + come_back(watch, watching=True)
     return words
 
 
@@ -544,10 +550,7 @@ def join_session(args: argparse.Namespace) -> tuple[RemoteSession, list[str]]:
         raise CliError(str(exc)) from None
     if not args.name:
         raise CliError(_("join HOST[:PORT] needs --name NAME (your name at the table)"))
-    try:
-        name = P.clean_name(args.name)
-    except P.ProtocolError as exc:
-        raise CliError(exc.message) from None
+    name = typed_name(args.name)
     server_uid, admin = expected_server(args, host, port)
     password = read_password(args)
     token = None if args.spectate else load_token(host, port, name)

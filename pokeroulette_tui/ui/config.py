@@ -369,8 +369,7 @@ class AppConfig:
 
         try:
             data = {f.name: getattr(self, f.name) for f in fields(self) if not f.metadata.get("runtime")}
-            path = settings_path()
-            atomic_write(path, json.dumps(data, indent=2))
+            atomic_write(settings_path(), json.dumps(data, indent=2))
         except OSError as exc:  # settings are a convenience; never fail the game for them
             from pokeroulette_tui.engine.folders import os_problem
 

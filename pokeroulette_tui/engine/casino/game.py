@@ -346,7 +346,7 @@ def hand_name(cards: list[Card] | tuple[Card, ...]) -> str:
 def _side_bet_lost(cards: list[Card], hand: str, table: PayTable) -> str:
     """Why the side bet lost: the hand the player had (\"pair of fours\", not its class
     \"pair\") and what the side bet needs at this table."""
-    had = evaluate(cards).describe()
+    had = hand_name(cards)
     paying = [h for h in LEVELS if h in table.progressive]
     if not paying:
         return _("{hand} pays nothing on the side bet").format(hand=had)

@@ -371,8 +371,6 @@ class StartScreen(Screen[None]):
         name in another language counting as the same ("Bot 1" remembered from an English
         game is the default table's "Botti 1" in Finnish)."""
         setup, default = self.setup, self._default_setup()
-        if setup == default:
-            return True
         if (setup.rules, setup.preset, setup.seed) != (default.rules, default.preset,
                                                        default.seed):
             return False
